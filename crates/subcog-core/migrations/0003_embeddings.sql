@@ -1,0 +1,9 @@
+-- Embedding vectors, one per memory, with the model and dimension that produced them so
+-- vectors of different models are never compared.
+CREATE TABLE memory_embeddings (
+    memory_id TEXT PRIMARY KEY REFERENCES memories(id) ON DELETE CASCADE,
+    model_id  TEXT NOT NULL,
+    dim       INTEGER NOT NULL CHECK (dim > 0),
+    vector    BLOB NOT NULL CHECK (length(vector) = dim * 4)  -- little-endian f32
+);
+CREATE INDEX memory_embeddings_model ON memory_embeddings(model_id, dim);

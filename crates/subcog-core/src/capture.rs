@@ -1,0 +1,178 @@
+//! Capture: validate → redact secrets → dedupe → write, as one step.
+//!
+//! A capture either stores a complete memory or returns an error; it never leaves a
+//! partial record. Duplicate content (same normalized text, namespace and domain) returns
+//! the existing memory instead of storing a second copy.
+
+use chrono::{DateTime, Utc};
+
+use crate::content;
+use crate::error::{Error, Result, ValidationError};
+use crate::model::{Domain, Memory, Namespace, Priority, normalize_tags, validate_importance};
+use crate::secrets::{self, Redaction, SecretPolicy};
+use crate::service::{ScopeKind, Subcog};
+use crate::store::InsertOutcome;
+use crate::timestamp;
+
+/// Longest accepted explicit summary, in characters.
+pub const SUMMARY_LIMIT: usize = 200;
+
+/// What to capture.
+#[derive(Debug, Clone, Default)]
+pub struct CaptureRequest {
+    /// The memory text (required, non-empty).
+    pub content: String,
+    /// Namespace name.
+    pub namespace: String,
+    /// Explicit summary; derived from the content when absent.
+    pub summary: Option<String>,
+    /// Project (default), user or org.
+    pub domain: Domain,
+    /// Tags (normalized on capture).
+    pub tags: Vec<String>,
+    /// Where it came from.
+    pub source: Option<String>,
+    /// Importance in `[0, 1]`.
+    pub importance: Option<f32>,
+    /// Normal or critical.
+    pub priority: Priority,
+    /// Who captures; defaults to `capture.created_by` from the config.
+    pub created_by: Option<String>,
+    /// Timestamp to record instead of now (imports of dated material).
+    pub at: Option<DateTime<Utc>>,
+    /// Accept a namespace that is not yet known.
+    pub allow_new_namespace: bool,
+    /// Overrides `capture.on_secret`.
+    pub on_secret: Option<SecretPolicy>,
+}
+
+/// The result of a capture.
+#[derive(Debug, Clone)]
+pub struct CaptureOutcome {
+    /// The stored memory (or the existing one, for a duplicate).
+    pub memory: Memory,
+    /// True when the content was already stored and nothing new was written.
+    pub duplicate: bool,
+    /// Secrets that were replaced before storing.
+    pub redactions: Vec<Redaction>,
+}
+
+/// Text fields of a memory after redaction.
+pub(crate) struct CleanText {
+    pub content: String,
+    pub summary: Option<String>,
+    pub source: Option<String>,
+    pub redactions: Vec<Redaction>,
+}
+
+/// Redacts content, summary and source together and applies the secret policy.
+pub(crate) fn clean_text(
+    content: &str,
+    summary: Option<&str>,
+    source: Option<&str>,
+    policy: SecretPolicy,
+    redact_emails: bool,
+) -> Result<CleanText> {
+    let c = secrets::redact(content, redact_emails);
+    let s = summary.map(|s| secrets::redact(s, redact_emails));
+    let src = source.map(|s| secrets::redact(s, redact_emails));
+    let mut redactions = c.redactions.clone();
+    for r in s.iter().chain(src.iter()).flat_map(|r| r.redactions.iter()) {
+        match redactions.iter_mut().find(|x| x.kind == r.kind) {
+            Some(x) => x.count += r.count,
+            None => redactions.push(*r),
+        }
+    }
+    if policy == SecretPolicy::Block && !redactions.is_empty() {
+        return Err(Error::SecretBlocked {
+            kinds: redactions.iter().map(|r| r.kind).collect(),
+        });
+    }
+    Ok(CleanText {
+        content: c.text,
+        summary: s.map(|r| r.text),
+        source: src.map(|r| r.text),
+        redactions,
+    })
+}
+
+/// Checks content is present and within the size limit.
+pub(crate) fn validate_content(content: &str, limit: usize) -> Result<(), ValidationError> {
+    if content.trim().is_empty() {
+        return Err(ValidationError::EmptyContent);
+    }
+    if content.len() > limit {
+        return Err(ValidationError::ContentTooLarge {
+            size: content.len(),
+            limit,
+        });
+    }
+    Ok(())
+}
+
+/// Builds a memory from already-clean parts.
+pub(crate) fn assemble(namespace: Namespace, text: CleanText, at: DateTime<Utc>) -> Memory {
+    let mut memory = Memory::new(text.content.trim().to_string(), namespace, at);
+    if let Some(summary) = text.summary.filter(|s| !s.trim().is_empty()) {
+        memory.summary = content::one_line(&summary, SUMMARY_LIMIT);
+    }
+    memory.source = text.source.filter(|s| !s.trim().is_empty());
+    memory
+}
+
+impl Subcog {
+    /// Captures one memory.
+    pub fn capture(&self, req: CaptureRequest) -> Result<CaptureOutcome> {
+        let span = tracing::info_span!("capture.capture", namespace = %req.namespace, domain = %req.domain);
+        let _guard = span.enter();
+        validate_content(&req.content, self.config.capture.max_content_bytes)?;
+        let scope = ScopeKind::for_domain(req.domain);
+        let namespace = self.resolve_namespace(&req.namespace, scope, req.allow_new_namespace)?;
+        let tags = normalize_tags(&req.tags)?;
+        let importance = req.importance.map(validate_importance).transpose()?;
+        let policy = req.on_secret.unwrap_or(self.config.capture.on_secret);
+        let text = clean_text(
+            &req.content,
+            req.summary.as_deref(),
+            req.source.as_deref(),
+            policy,
+            self.config.capture.redact_emails,
+        )?;
+        let redactions = text.redactions.clone();
+        if !redactions.is_empty() {
+            tracing::warn!(kinds = ?redactions.iter().map(|r| r.kind.as_str()).collect::<Vec<_>>(), "redacted secrets before storing");
+        }
+        let now = timestamp::canonical(self.clock.now());
+        let mut memory = assemble(namespace, text, req.at.map(timestamp::canonical).unwrap_or(now));
+        memory.updated_at = memory.updated_at.max(now);
+        memory.domain = req.domain;
+        memory.tags = tags;
+        memory.importance = importance;
+        memory.priority = req.priority;
+        memory.created_by = req
+            .created_by
+            .filter(|c| !c.trim().is_empty())
+            .unwrap_or_else(|| self.config.capture.created_by.clone());
+
+        let store = self.store_for_write(scope)?;
+        match store.insert(&memory)? {
+            InsertOutcome::Inserted(id) => {
+                tracing::info!(memory_id = %id, "captured");
+                Ok(CaptureOutcome {
+                    memory,
+                    duplicate: false,
+                    redactions,
+                })
+            }
+            InsertOutcome::DuplicateContent(id) | InsertOutcome::DuplicateId(id) => {
+                tracing::info!(memory_id = %id, "duplicate content; returning the existing memory");
+                let existing = store.get(&id)?.ok_or(Error::NotFound { id: id.to_string() })?;
+                Ok(CaptureOutcome {
+                    memory: existing,
+                    duplicate: true,
+                    redactions,
+                })
+            }
+        }
+    }
+}

@@ -1,0 +1,387 @@
+//! Layered configuration loading with a record of where each value came from.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use thiserror::Error;
+use toml::{Table, Value};
+
+use super::Config;
+
+/// Where an effective configuration value came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    /// The built-in default.
+    Default,
+    /// The configuration file at this path.
+    File(PathBuf),
+    /// This environment variable.
+    Env(String),
+    /// This command-line flag.
+    Flag(String),
+}
+
+impl fmt::Display for Source {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Source::Default => f.write_str("default"),
+            Source::File(p) => write!(f, "file {}", p.display()),
+            Source::Env(name) => write!(f, "env {name}"),
+            Source::Flag(name) => write!(f, "flag {name}"),
+        }
+    }
+}
+
+/// A configuration problem, with the file, variable or key at fault.
+#[derive(Debug, Error)]
+pub enum ConfigError {
+    /// The file is not valid TOML.
+    #[error("config file {path}: {message}")]
+    Parse {
+        /// The file.
+        path: PathBuf,
+        /// The parser's message.
+        message: String,
+    },
+    /// A key subcog does not know (likely a typo).
+    #[error("{origin}: unknown key `{key}`")]
+    UnknownKey {
+        /// Where the key was found.
+        origin: String,
+        /// The dotted key.
+        key: String,
+    },
+    /// A value of the wrong type or out of its set.
+    #[error("{origin}: `{key}`: {message}")]
+    InvalidValue {
+        /// Where the value came from.
+        origin: String,
+        /// The dotted key.
+        key: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// The configuration file could not be read.
+    #[error("cannot read config file {path}: {source}")]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+}
+
+/// Environment variable names from the seeds that do not follow `SUBCOG_<SECTION>_<KEY>`.
+const ENV_ALIASES: &[(&str, &str)] = &[
+    ("SUBCOG_DATA_DIR", "storage.data_dir"),
+    ("SUBCOG_CONTEXT_TOKEN_BUDGET", "context.base_token_budget"),
+    ("SUBCOG_CONSOLIDATION_AUTO", "consolidation.auto_trigger"),
+    ("SUBCOG_LLM_PROVIDER", "consolidation.llm_provider"),
+];
+
+/// The effective configuration with each key's value and source.
+#[derive(Debug, Clone)]
+pub struct LoadedConfig {
+    /// The typed configuration.
+    pub config: Config,
+    /// Every dotted key with its effective value and where it came from, in key order.
+    pub entries: BTreeMap<String, (Value, Source)>,
+    /// The file that was read, if any.
+    pub file: Option<PathBuf>,
+}
+
+/// Builds the effective configuration from the layers.
+///
+/// `file` is the path and text of the config file when one exists; `env` the process
+/// environment (only `SUBCOG_*` names are considered); `flags` are dotted keys set on the
+/// command line with the flag's name.
+pub fn load(
+    file: Option<(&Path, &str)>,
+    env: &[(String, String)],
+    flags: &[(&str, Value, &str)],
+) -> Result<LoadedConfig, ConfigError> {
+    let defaults = defaults_table();
+    let mut entries: BTreeMap<String, (Value, Source)> = BTreeMap::new();
+    for (section, table) in &defaults {
+        if let Value::Table(table) = table {
+            for (key, value) in table {
+                entries.insert(format!("{section}.{key}"), (value.clone(), Source::Default));
+            }
+        }
+    }
+
+    if let Some((path, text)) = file {
+        let origin = format!("config file {}", path.display());
+        let table: Table = toml::from_str(text).map_err(|e| ConfigError::Parse {
+            path: path.to_path_buf(),
+            message: e.to_string().trim().replace('\n', " "),
+        })?;
+        for (section, value) in table {
+            let Value::Table(inner) = value else {
+                return Err(ConfigError::UnknownKey {
+                    origin,
+                    key: section,
+                });
+            };
+            for (key, value) in inner {
+                let dotted = format!("{section}.{key}");
+                let slot = entries
+                    .get_mut(&dotted)
+                    .ok_or_else(|| ConfigError::UnknownKey {
+                        origin: origin.clone(),
+                        key: dotted.clone(),
+                    })?;
+                let value = coerce(&slot.0, value).map_err(|message| ConfigError::InvalidValue {
+                    origin: origin.clone(),
+                    key: dotted.clone(),
+                    message,
+                })?;
+                *slot = (value, Source::File(path.to_path_buf()));
+            }
+        }
+    }
+
+    for (name, raw) in env {
+        let Some(dotted) = env_key(name, &entries) else {
+            continue;
+        };
+        let origin = format!("environment variable {name}");
+        if let Some(slot) = entries.get_mut(&dotted) {
+            let value = parse_env(&slot.0, raw).map_err(|message| ConfigError::InvalidValue {
+                origin,
+                key: dotted.clone(),
+                message,
+            })?;
+            *slot = (value, Source::Env(name.clone()));
+        }
+    }
+
+    for (dotted, value, flag) in flags {
+        let slot = entries
+            .get_mut(*dotted)
+            .ok_or_else(|| ConfigError::UnknownKey {
+                origin: format!("flag {flag}"),
+                key: dotted.to_string(),
+            })?;
+        let value = coerce(&slot.0, value.clone()).map_err(|message| ConfigError::InvalidValue {
+            origin: format!("flag {flag}"),
+            key: dotted.to_string(),
+            message,
+        })?;
+        *slot = (value, Source::Flag(flag.to_string()));
+    }
+
+    let config = build(&entries)?;
+    Ok(LoadedConfig {
+        config,
+        entries,
+        file: file.map(|(p, _)| p.to_path_buf()),
+    })
+}
+
+fn defaults_table() -> Table {
+    // Serializing a plain struct of scalars cannot fail; an empty table would only hide keys.
+    Table::try_from(Config::default()).unwrap_or_default()
+}
+
+/// Maps an environment variable to a dotted key: an alias, or `SUBCOG_<SECTION>_<KEY>`.
+fn env_key(name: &str, entries: &BTreeMap<String, (Value, Source)>) -> Option<String> {
+    if let Some((_, key)) = ENV_ALIASES.iter().find(|(alias, _)| *alias == name) {
+        return Some((*key).to_string());
+    }
+    let rest = name.strip_prefix("SUBCOG_")?;
+    entries
+        .keys()
+        .find(|dotted| dotted.replace('.', "_").to_ascii_uppercase() == rest)
+        .cloned()
+}
+
+/// Checks a value against the default's type; integers are accepted where floats are.
+fn coerce(default: &Value, value: Value) -> Result<Value, String> {
+    match (default, value) {
+        (Value::Float(_), Value::Integer(i)) => Ok(Value::Float(i as f64)),
+        (Value::Array(_), Value::Array(items)) => {
+            if items.iter().all(Value::is_str) {
+                Ok(Value::Array(items))
+            } else {
+                Err("expected a list of strings".into())
+            }
+        }
+        (d, v) if d.same_type(&v) => Ok(v),
+        (d, v) => Err(format!("expected {}, found {}", d.type_str(), v.type_str())),
+    }
+}
+
+/// Parses an environment string by the type of the key's default.
+fn parse_env(default: &Value, raw: &str) -> Result<Value, String> {
+    let raw = raw.trim();
+    match default {
+        Value::Boolean(_) => match raw.to_ascii_lowercase().as_str() {
+            "1" | "true" | "yes" | "on" => Ok(Value::Boolean(true)),
+            "0" | "false" | "no" | "off" => Ok(Value::Boolean(false)),
+            _ => Err(format!("expected true or false, found {raw:?}")),
+        },
+        Value::Integer(_) => raw
+            .parse::<i64>()
+            .map(Value::Integer)
+            .map_err(|_| format!("expected an integer, found {raw:?}")),
+        Value::Float(_) => raw
+            .parse::<f64>()
+            .map(Value::Float)
+            .map_err(|_| format!("expected a number, found {raw:?}")),
+        Value::Array(_) => Ok(Value::Array(
+            raw.split(',')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(|s| Value::String(s.to_string()))
+                .collect(),
+        )),
+        _ => Ok(Value::String(raw.to_string())),
+    }
+}
+
+/// Deserializes the merged values section by section, so an error names its section.
+fn build(entries: &BTreeMap<String, (Value, Source)>) -> Result<Config, ConfigError> {
+    let mut root = Table::new();
+    for (dotted, (value, _)) in entries {
+        if let Some((section, key)) = dotted.split_once('.') {
+            let slot = root
+                .entry(section.to_string())
+                .or_insert_with(|| Value::Table(Table::new()));
+            if let Value::Table(t) = slot {
+                t.insert(key.to_string(), value.clone());
+            }
+        }
+    }
+    for (section, value) in &root {
+        let check: Result<Config, _> = {
+            let mut one = Table::new();
+            one.insert(section.clone(), value.clone());
+            Value::Table(one).try_into()
+        };
+        if let Err(e) = check {
+            let key = first_bad_key(section, value, entries);
+            return Err(ConfigError::InvalidValue {
+                origin: entries
+                    .get(&key)
+                    .map(|(_, s)| s.to_string())
+                    .unwrap_or_else(|| "config".into()),
+                key,
+                message: e.to_string().trim().to_string(),
+            });
+        }
+    }
+    Value::Table(root)
+        .try_into()
+        .map_err(|e: toml::de::Error| ConfigError::InvalidValue {
+            origin: "config".into(),
+            key: "-".into(),
+            message: e.to_string(),
+        })
+}
+
+/// Finds which key of a failing section is at fault by trying each non-default value.
+fn first_bad_key(section: &str, value: &Value, entries: &BTreeMap<String, (Value, Source)>) -> String {
+    let defaults = defaults_table();
+    if let (Value::Table(t), Some(Value::Table(def))) = (value, defaults.get(section)) {
+        for (key, v) in t {
+            let mut trial = def.clone();
+            trial.insert(key.clone(), v.clone());
+            let mut one = Table::new();
+            one.insert(section.to_string(), Value::Table(trial));
+            let ok: Result<Config, _> = Value::Table(one).try_into();
+            if ok.is_err() {
+                return format!("{section}.{key}");
+            }
+        }
+    }
+    entries
+        .keys()
+        .find(|k| k.starts_with(section))
+        .cloned()
+        .unwrap_or_else(|| section.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::EXAMPLE_CONFIG;
+    use super::*;
+    use crate::model::Tier;
+    use crate::secrets::SecretPolicy;
+
+    fn env(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
+    }
+
+    #[test]
+    fn defaults_load_with_default_sources() {
+        let loaded = load(None, &[], &[]).expect("defaults load");
+        assert_eq!(loaded.config, Config::default());
+        assert!(loaded.entries.values().all(|(_, s)| *s == Source::Default));
+        assert!(loaded.entries.contains_key("retention.recency_half_life_days"));
+    }
+
+    #[test]
+    fn example_config_equals_defaults_and_names_every_key() {
+        let path = Path::new("example.toml");
+        let loaded = load(Some((path, EXAMPLE_CONFIG)), &[], &[]).expect("example parses");
+        assert_eq!(loaded.config, Config::default());
+        assert!(
+            loaded.entries.values().all(|(_, s)| *s == Source::File(path.into())),
+            "every key should be documented in example.toml"
+        );
+    }
+
+    #[test]
+    fn layers_apply_in_order_and_record_sources() {
+        let file = "[recall]\ndefault_limit = 20\n[capture]\non_secret = \"block\"\n[retention]\nrecency_half_life_days = 30\n";
+        let loaded = load(
+            Some((Path::new("/c.toml"), file)),
+            &env(&[
+                ("SUBCOG_RECALL_DEFAULT_LIMIT", "25"),
+                ("SUBCOG_CONTEXT_TOKEN_BUDGET", "6000"),
+                ("SUBCOG_NAMESPACES_CUSTOM", "team, ops"),
+                ("UNRELATED", "x"),
+            ]),
+            &[("storage.data_dir", Value::String("/d".into()), "--data-dir")],
+        )
+        .expect("loads");
+        let c = &loaded.config;
+        assert_eq!(c.recall.default_limit, 25);
+        assert_eq!(c.capture.on_secret, SecretPolicy::Block);
+        assert_eq!(c.retention.recency_half_life_days, 30.0);
+        assert_eq!(c.context.base_token_budget, 6000);
+        assert_eq!(c.namespaces.custom, vec!["team", "ops"]);
+        assert_eq!(c.storage.data_dir, "/d");
+        assert_eq!(c.context.min_tier, Tier::Warm);
+        let src = |k: &str| loaded.entries.get(k).map(|(_, s)| s.to_string()).unwrap_or_default();
+        assert_eq!(src("recall.default_limit"), "env SUBCOG_RECALL_DEFAULT_LIMIT");
+        assert_eq!(src("capture.on_secret"), "file /c.toml");
+        assert_eq!(src("context.base_token_budget"), "env SUBCOG_CONTEXT_TOKEN_BUDGET");
+        assert_eq!(src("storage.data_dir"), "flag --data-dir");
+        assert_eq!(src("recall.default_limit"), "env SUBCOG_RECALL_DEFAULT_LIMIT");
+        assert_eq!(src("context.min_tier"), "default");
+    }
+
+    #[test]
+    fn errors_name_the_key_and_origin() {
+        let err = |file: &str| {
+            load(Some((Path::new("/c.toml"), file)), &[], &[])
+                .err()
+                .map(|e| e.to_string())
+                .unwrap_or_default()
+        };
+        assert!(err("[recall]\ndefault_limt = 3").contains("unknown key `recall.default_limt`"));
+        assert!(err("[recal]\nx = 1").contains("unknown key `recal.x`"));
+        assert!(err("[recall]\ndefault_limit = \"ten\"").contains("expected integer"));
+        let bad_enum = err("[capture]\non_secret = \"shout\"");
+        assert!(bad_enum.contains("capture.on_secret"), "{bad_enum}");
+        assert!(err("not toml [").contains("config file /c.toml"));
+        let env_err = load(None, &env(&[("SUBCOG_RECALL_DEFAULT_LIMIT", "many")]), &[])
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(env_err.contains("SUBCOG_RECALL_DEFAULT_LIMIT"), "{env_err}");
+    }
+}

@@ -1,0 +1,25 @@
+//! subcog-core: persistent memory for AI coding agents, as a library.
+//!
+//! Holds every behaviour of subcog — the memory model, stores, capture, recall, import and
+//! export, configuration and secret redaction — behind plain structs and traits. It never
+//! prints, reads stdin, exits or reads the user's environment: the `subcog` binary does
+//! that and passes configuration and paths in. See `docs/ARCHITECTURE.md` for the map.
+
+pub mod capture;
+pub mod clock;
+pub mod config;
+pub mod content;
+pub mod error;
+pub mod location;
+pub mod manage;
+pub mod model;
+pub mod recall;
+pub mod search;
+pub mod secrets;
+pub mod service;
+pub mod store;
+pub mod timestamp;
+pub mod transfer;
+
+pub use error::{Error, Result, ValidationError};
+pub use service::{ScopeKind, Subcog};

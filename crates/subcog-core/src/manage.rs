@@ -1,0 +1,221 @@
+//! Everyday management of memories: get, list, update, soft and hard delete, status.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use crate::capture::{SUMMARY_LIMIT, clean_text, validate_content};
+use crate::content;
+use crate::error::{Error, Result};
+use crate::model::{Memory, MemoryId, Priority, Status, normalize_tags, validate_importance};
+use crate::service::{ScopeKind, Subcog};
+use crate::store::sqlite::latest_version;
+use crate::store::{ListOrder, MemoryFilter, StoreStats};
+use crate::timestamp;
+
+/// Changes to apply to a memory; `None` leaves a field as it is.
+#[derive(Debug, Clone, Default)]
+pub struct UpdateRequest {
+    /// New content.
+    pub content: Option<String>,
+    /// New summary.
+    pub summary: Option<String>,
+    /// New namespace.
+    pub namespace: Option<String>,
+    /// Replace all tags.
+    pub tags: Option<Vec<String>>,
+    /// Tags to add.
+    pub add_tags: Vec<String>,
+    /// Tags to remove.
+    pub remove_tags: Vec<String>,
+    /// New source.
+    pub source: Option<String>,
+    /// New importance.
+    pub importance: Option<f32>,
+    /// New priority.
+    pub priority: Option<Priority>,
+    /// New status.
+    pub status: Option<Status>,
+    /// Accept a namespace that is not yet known.
+    pub allow_new_namespace: bool,
+}
+
+/// One scope's part of [`StatusReport`].
+#[derive(Debug, Clone)]
+pub struct ScopeStatus {
+    /// Which scope.
+    pub scope: ScopeKind,
+    /// Its database.
+    pub path: PathBuf,
+    /// Counts, when the database exists.
+    pub stats: Option<StoreStats>,
+}
+
+/// What `subcog status` reports.
+#[derive(Debug, Clone)]
+pub struct StatusReport {
+    /// The data directory.
+    pub data_dir: PathBuf,
+    /// The project root.
+    pub project_root: PathBuf,
+    /// Schema version this build writes.
+    pub schema_version: u32,
+    /// Each scope.
+    pub scopes: Vec<ScopeStatus>,
+    /// Live memories across scopes, by namespace.
+    pub by_namespace: BTreeMap<String, u64>,
+    /// Live memories across scopes, by tier.
+    pub by_tier: BTreeMap<String, u64>,
+    /// Live memories across scopes, by domain.
+    pub by_domain: BTreeMap<String, u64>,
+    /// All memories across scopes, by status.
+    pub by_status: BTreeMap<String, u64>,
+    /// Whether semantic recall is available.
+    pub semantic: bool,
+}
+
+impl Subcog {
+    /// Fetches one memory by id.
+    pub fn get(&self, id: &MemoryId) -> Result<Memory> {
+        Ok(self.find_required(id)?.1)
+    }
+
+    /// Lists memories across scopes, newest first unless `order` says otherwise.
+    pub fn list(&self, filter: &MemoryFilter, order: ListOrder, limit: Option<usize>) -> Result<Vec<Memory>> {
+        let mut all = Vec::new();
+        for (_, store) in self.existing_stores()? {
+            all.extend(store.list(filter, order, limit)?);
+        }
+        all.sort_by(|a, b| match order {
+            ListOrder::NewestFirst => b.created_at.cmp(&a.created_at).then(b.id.cmp(&a.id)),
+            ListOrder::OldestFirst => a.created_at.cmp(&b.created_at).then(a.id.cmp(&b.id)),
+        });
+        if let Some(limit) = limit {
+            all.truncate(limit);
+        }
+        Ok(all)
+    }
+
+    /// Applies changes to a memory and returns it as stored.
+    pub fn update(&self, id: &MemoryId, req: UpdateRequest) -> Result<Memory> {
+        let _span = tracing::info_span!("manage.update", memory_id = %id).entered();
+        let (scope, mut m) = self.find_required(id)?;
+        let before = m.clone();
+        if let Some(ns) = &req.namespace {
+            m.namespace = self.resolve_namespace(ns, scope, req.allow_new_namespace)?;
+        }
+        let policy = self.config.capture.on_secret;
+        let emails = self.config.capture.redact_emails;
+        if let Some(new_content) = &req.content {
+            validate_content(new_content, self.config.capture.max_content_bytes)?;
+            let summary_was_derived = m.summary == content::derive_summary(&m.content);
+            let text = clean_text(new_content, None, None, policy, emails)?;
+            m.content = text.content.trim().to_string();
+            m.content_hash = content::content_hash(&m.content);
+            if summary_was_derived {
+                m.summary = content::derive_summary(&m.content);
+            }
+        }
+        if let Some(summary) = &req.summary {
+            let text = clean_text("-", Some(summary), None, policy, emails)?;
+            let s = text.summary.unwrap_or_default();
+            m.summary = if s.trim().is_empty() {
+                content::derive_summary(&m.content)
+            } else {
+                content::one_line(&s, SUMMARY_LIMIT)
+            };
+        }
+        if let Some(source) = &req.source {
+            let text = clean_text("-", None, Some(source), policy, emails)?;
+            m.source = text.source.filter(|s| !s.trim().is_empty());
+        }
+        if let Some(tags) = &req.tags {
+            m.tags = normalize_tags(tags)?;
+        }
+        let add = normalize_tags(&req.add_tags)?;
+        let remove = normalize_tags(&req.remove_tags)?;
+        for t in add {
+            if !m.tags.contains(&t) {
+                m.tags.push(t);
+            }
+        }
+        m.tags.retain(|t| !remove.contains(t));
+        if let Some(i) = req.importance {
+            m.importance = Some(validate_importance(i)?);
+        }
+        if let Some(p) = req.priority {
+            m.priority = p;
+        }
+        if let Some(s) = req.status {
+            m.status = s;
+        }
+        if m == before {
+            return Ok(m);
+        }
+        m.updated_at = timestamp::canonical(self.clock.now()).max(m.updated_at);
+        let store = self.store_for_write(scope)?;
+        if !store.update(&m)? {
+            // Hard-deleted by another process between our read and write.
+            return Err(Error::NotFound { id: id.to_string() });
+        }
+        Ok(m)
+    }
+
+    /// Soft-deletes a memory (status `deleted`); it stays in exports and can be restored
+    /// with `update --status active`.
+    pub fn delete_soft(&self, id: &MemoryId) -> Result<Memory> {
+        self.update(
+            id,
+            UpdateRequest {
+                status: Some(Status::Deleted),
+                ..Default::default()
+            },
+        )
+    }
+
+    /// Removes a memory and its enrichment rows for good.
+    pub fn delete_hard(&self, id: &MemoryId) -> Result<Memory> {
+        let _span = tracing::info_span!("manage.delete_hard", memory_id = %id).entered();
+        let (scope, m) = self.find_required(id)?;
+        self.store_for_write(scope)?.delete_hard(id)?;
+        Ok(m)
+    }
+
+    /// Counts across scopes.
+    pub fn status(&self) -> Result<StatusReport> {
+        let mut report = StatusReport {
+            data_dir: self.location.data_dir.clone(),
+            project_root: self.location.project_root.clone(),
+            schema_version: latest_version(),
+            scopes: Vec::new(),
+            by_namespace: BTreeMap::new(),
+            by_tier: BTreeMap::new(),
+            by_domain: BTreeMap::new(),
+            by_status: BTreeMap::new(),
+            semantic: false,
+        };
+        for kind in [ScopeKind::Project, ScopeKind::User] {
+            let stats = match self.store_for_read(kind)? {
+                Some(store) => Some(store.stats()?),
+                None => None,
+            };
+            if let Some(s) = &stats {
+                merge(&mut report.by_namespace, &s.by_namespace);
+                merge(&mut report.by_tier, &s.by_tier);
+                merge(&mut report.by_domain, &s.by_domain);
+                merge(&mut report.by_status, &s.by_status);
+            }
+            report.scopes.push(ScopeStatus {
+                scope: kind,
+                path: self.scope_path(kind).to_path_buf(),
+                stats,
+            });
+        }
+        Ok(report)
+    }
+}
+
+fn merge(into: &mut BTreeMap<String, u64>, from: &BTreeMap<String, u64>) {
+    for (k, v) in from {
+        *into.entry(k.clone()).or_default() += v;
+    }
+}

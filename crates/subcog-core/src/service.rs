@@ -1,0 +1,182 @@
+//! The service container: configuration, clock and the stores of one invocation, wired once.
+//!
+//! Operations live beside the concept they implement (`capture`, `recall`, `transfer`,
+//! `manage`) as methods on [`Subcog`]. Stores open lazily: a read of a scope that has no
+//! database yet answers "nothing" without creating files.
+
+use std::path::PathBuf;
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+use crate::clock::Clock;
+use crate::config::Config;
+use crate::error::{Error, Result, ValidationError};
+use crate::location::DataLocation;
+use crate::model::{BUILTIN_NAMESPACES, Domain, Memory, MemoryId, Namespace};
+use crate::store::Store;
+use crate::store::sqlite::SqliteStore;
+
+/// Which database a memory lives in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ScopeKind {
+    /// The current project's database.
+    Project,
+    /// The user's database (user and org domains).
+    User,
+}
+
+impl ScopeKind {
+    /// The scope that stores memories of a domain.
+    pub fn for_domain(domain: Domain) -> Self {
+        match domain {
+            Domain::Project => ScopeKind::Project,
+            Domain::User | Domain::Org => ScopeKind::User,
+        }
+    }
+
+    /// Lowercase name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ScopeKind::Project => "project",
+            ScopeKind::User => "user",
+        }
+    }
+}
+
+struct Scope {
+    kind: ScopeKind,
+    path: PathBuf,
+    store: OnceLock<Arc<dyn Store>>,
+}
+
+/// subcog's services for one working directory.
+pub struct Subcog {
+    pub(crate) config: Config,
+    pub(crate) location: DataLocation,
+    pub(crate) clock: Arc<dyn Clock>,
+    scopes: [Scope; 2],
+}
+
+impl std::fmt::Debug for Subcog {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Subcog").field("location", &self.location).finish()
+    }
+}
+
+impl Subcog {
+    /// Wires the services for a resolved location.
+    pub fn new(config: Config, location: DataLocation, clock: Arc<dyn Clock>) -> Self {
+        let scope = |kind, path: &PathBuf| Scope {
+            kind,
+            path: path.clone(),
+            store: OnceLock::new(),
+        };
+        let scopes = [
+            scope(ScopeKind::Project, &location.project_db),
+            scope(ScopeKind::User, &location.user_db),
+        ];
+        Subcog {
+            config,
+            location,
+            clock,
+            scopes,
+        }
+    }
+
+    /// The effective configuration.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Where data lives.
+    pub fn location(&self) -> &DataLocation {
+        &self.location
+    }
+
+    fn scope(&self, kind: ScopeKind) -> &Scope {
+        match kind {
+            ScopeKind::Project => &self.scopes[0],
+            ScopeKind::User => &self.scopes[1],
+        }
+    }
+
+    /// The store of a scope, opening (and creating) it on first use.
+    pub fn store_for_write(&self, kind: ScopeKind) -> Result<Arc<dyn Store>> {
+        let scope = self.scope(kind);
+        if let Some(store) = scope.store.get() {
+            return Ok(store.clone());
+        }
+        let sqlite = SqliteStore::open(&scope.path, self.busy_timeout())?;
+        if kind == ScopeKind::Project && sqlite.meta("project_root")?.is_none() {
+            sqlite.set_meta("project_root", &self.location.project_root.display().to_string())?;
+        }
+        let store: Arc<dyn Store> = Arc::new(sqlite);
+        Ok(scope.store.get_or_init(|| store).clone())
+    }
+
+    /// The store of a scope if its database exists; `None` means the scope is empty.
+    pub fn store_for_read(&self, kind: ScopeKind) -> Result<Option<Arc<dyn Store>>> {
+        let scope = self.scope(kind);
+        if let Some(store) = scope.store.get() {
+            return Ok(Some(store.clone()));
+        }
+        if !scope.path.exists() {
+            return Ok(None);
+        }
+        self.store_for_write(kind).map(Some)
+    }
+
+    /// Every scope whose database exists, project first.
+    pub fn existing_stores(&self) -> Result<Vec<(ScopeKind, Arc<dyn Store>)>> {
+        let mut out = Vec::new();
+        for scope in &self.scopes {
+            if let Some(store) = self.store_for_read(scope.kind)? {
+                out.push((scope.kind, store));
+            }
+        }
+        Ok(out)
+    }
+
+    /// The database path of a scope.
+    pub fn scope_path(&self, kind: ScopeKind) -> &std::path::Path {
+        &self.scope(kind).path
+    }
+
+    fn busy_timeout(&self) -> Duration {
+        Duration::from_millis(self.config.storage.busy_timeout_ms)
+    }
+
+    /// Finds a memory by id in any scope.
+    pub fn find(&self, id: &MemoryId) -> Result<Option<(ScopeKind, Memory)>> {
+        for (kind, store) in self.existing_stores()? {
+            if let Some(m) = store.get(id)? {
+                return Ok(Some((kind, m)));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Like [`Subcog::find`], but a missing memory is an error.
+    pub fn find_required(&self, id: &MemoryId) -> Result<(ScopeKind, Memory)> {
+        self.find(id)?.ok_or_else(|| Error::NotFound { id: id.to_string() })
+    }
+
+    /// Parses a namespace and checks that it is known: built in, configured, already in use
+    /// in the target scope, or explicitly allowed.
+    pub fn resolve_namespace(&self, name: &str, scope: ScopeKind, allow_new: bool) -> Result<Namespace> {
+        let ns = Namespace::parse(name)?;
+        if ns.is_builtin() || allow_new || self.config.namespaces.custom.iter().any(|c| c.eq_ignore_ascii_case(name)) {
+            return Ok(ns);
+        }
+        if let Some(store) = self.store_for_read(scope)? {
+            if store.namespaces()?.iter().any(|n| n == ns.as_str()) {
+                return Ok(ns);
+            }
+        }
+        Err(ValidationError::UnknownNamespace {
+            name: ns.to_string(),
+            builtin: BUILTIN_NAMESPACES.join(", "),
+        }
+        .into())
+    }
+}

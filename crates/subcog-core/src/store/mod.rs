@@ -1,0 +1,208 @@
+//! Storage: the [`Store`] trait every backend implements, its error type and query types.
+//!
+//! The trait is free of backend types (no rusqlite here) so a PostgreSQL store can implement
+//! it later. Implementations must be safe to use from several processes at once: the
+//! hooks, the MCP server and the CLI open the same store concurrently.
+
+pub mod sqlite;
+
+use chrono::{DateTime, Utc};
+use std::collections::BTreeMap;
+use thiserror::Error;
+
+use crate::model::{Domain, Memory, MemoryId, Namespace, ScoredMemory, Status, Tier};
+
+/// A storage failure.
+#[derive(Debug, Error)]
+pub enum StoreError {
+    /// The database could not be opened or created at this path.
+    #[error("cannot open store {path}: {message}")]
+    Open {
+        /// The database path.
+        path: String,
+        /// Why.
+        message: String,
+    },
+    /// The store's directory or file is not writable.
+    #[error("store {path} is read-only: {message}")]
+    ReadOnly {
+        /// The database or directory path.
+        path: String,
+        /// Why.
+        message: String,
+    },
+    /// The database was written by a newer subcog.
+    #[error(
+        "store {path} has schema version {found}, newer than this subcog understands ({supported}); upgrade subcog"
+    )]
+    TooNew {
+        /// The database path.
+        path: String,
+        /// Version in the file.
+        found: u32,
+        /// Highest version this build knows.
+        supported: u32,
+    },
+    /// Another process held the lock past the busy timeout.
+    #[error("store {path} is busy (locked by another process) after waiting {waited_ms} ms")]
+    Busy {
+        /// The database path.
+        path: String,
+        /// How long we waited.
+        waited_ms: u64,
+    },
+    /// The disk is full.
+    #[error("store {path}: disk full")]
+    DiskFull {
+        /// The database path.
+        path: String,
+    },
+    /// The file is not a database or is damaged.
+    #[error("store {path} is corrupt: {message}")]
+    Corrupt {
+        /// The database path.
+        path: String,
+        /// Why.
+        message: String,
+    },
+    /// An update would make two live memories with the same content in one namespace.
+    #[error("memory {existing} already holds this content in the same namespace and domain")]
+    Duplicate {
+        /// The memory that holds it.
+        existing: MemoryId,
+    },
+    /// A row could not be turned into a memory.
+    #[error("store {path}: bad row for memory {id}: {message}")]
+    BadRow {
+        /// The database path.
+        path: String,
+        /// The row's id.
+        id: String,
+        /// Why.
+        message: String,
+    },
+    /// Any other backend error.
+    #[error("store {path}: {message}")]
+    Backend {
+        /// The database path.
+        path: String,
+        /// The backend's message.
+        message: String,
+    },
+}
+
+/// What happened to one memory handed to [`Store::insert`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InsertOutcome {
+    /// Stored under this id.
+    Inserted(MemoryId),
+    /// Not stored: a live memory with the same content, namespace and domain exists.
+    DuplicateContent(MemoryId),
+    /// Not stored: a memory with this id already exists.
+    DuplicateId(MemoryId),
+}
+
+impl InsertOutcome {
+    /// The id that holds the content afterwards.
+    pub fn id(&self) -> MemoryId {
+        match *self {
+            InsertOutcome::Inserted(id)
+            | InsertOutcome::DuplicateContent(id)
+            | InsertOutcome::DuplicateId(id) => id,
+        }
+    }
+}
+
+/// Filters shared by listing and searching. Empty lists mean "any".
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct MemoryFilter {
+    /// Any of these namespaces.
+    pub namespaces: Vec<Namespace>,
+    /// All of these tags.
+    pub tags: Vec<String>,
+    /// Any of these domains.
+    pub domains: Vec<Domain>,
+    /// Any of these statuses; empty means every status except `deleted`.
+    pub statuses: Vec<Status>,
+    /// Any of these tiers.
+    pub tiers: Vec<Tier>,
+    /// Created at or after.
+    pub since: Option<DateTime<Utc>>,
+    /// Created before.
+    pub until: Option<DateTime<Utc>>,
+}
+
+/// Order of [`Store::list`] results.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ListOrder {
+    /// Newest first (the default for humans).
+    #[default]
+    NewestFirst,
+    /// Oldest first (export order).
+    OldestFirst,
+}
+
+/// Counts describing a store.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct StoreStats {
+    /// Memories by status.
+    pub by_status: BTreeMap<String, u64>,
+    /// Live memories by namespace.
+    pub by_namespace: BTreeMap<String, u64>,
+    /// Live memories by tier.
+    pub by_tier: BTreeMap<String, u64>,
+    /// Live memories by domain.
+    pub by_domain: BTreeMap<String, u64>,
+    /// All rows, whatever their status.
+    pub total: u64,
+    /// Schema version of the database.
+    pub schema_version: u32,
+    /// Size of the database files on disk, in bytes.
+    pub size_bytes: u64,
+}
+
+/// A persistent store of memories.
+pub trait Store: Send + Sync {
+    /// Human-readable location (a file path or URL without credentials).
+    fn location(&self) -> String;
+
+    /// Stores a memory unless its id or its content (hash, namespace, domain) is already
+    /// live in the store; atomic with respect to concurrent writers.
+    fn insert(&self, memory: &Memory) -> Result<InsertOutcome, StoreError>;
+
+    /// Inserts many memories in one transaction: all outcomes are applied, or none.
+    /// With `dry_run` the outcomes are computed and the transaction rolled back.
+    fn insert_many(&self, memories: &[Memory], dry_run: bool) -> Result<Vec<InsertOutcome>, StoreError>;
+
+    /// Fetches a memory by id, whatever its status.
+    fn get(&self, id: &MemoryId) -> Result<Option<Memory>, StoreError>;
+
+    /// Replaces the stored memory with the same id. Returns false when no such memory exists.
+    fn update(&self, memory: &Memory) -> Result<bool, StoreError>;
+
+    /// Removes a memory for good. Returns false when no such memory exists.
+    fn delete_hard(&self, id: &MemoryId) -> Result<bool, StoreError>;
+
+    /// Lists memories matching the filter.
+    fn list(
+        &self,
+        filter: &MemoryFilter,
+        order: ListOrder,
+        limit: Option<usize>,
+    ) -> Result<Vec<Memory>, StoreError>;
+
+    /// Full-text search: the best `limit` matches of `terms` (any term, prefix match) after
+    /// filtering, best first.
+    fn search_text(
+        &self,
+        terms: &[String],
+        filter: &MemoryFilter,
+        limit: usize,
+    ) -> Result<Vec<ScoredMemory>, StoreError>;
+
+    /// Namespaces in use by live memories.
+    fn namespaces(&self) -> Result<Vec<String>, StoreError>;
+
+    /// Counts by status, namespace, tier and domain.
+    fn stats(&self) -> Result<StoreStats, StoreError>;
+}

@@ -1,0 +1,449 @@
+//! The SQLite store: one database file per scope (a project, or the user).
+//!
+//! WAL journaling lets readers run while one process writes; every write takes the lock
+//! up front (`BEGIN IMMEDIATE`) and waits up to the busy timeout, so concurrent hooks, the
+//! MCP server and the CLI never see a half-applied capture or lose one to a lock upgrade.
+//! `synchronous = FULL` makes a committed capture survive power loss.
+
+mod migrate;
+mod rows;
+
+pub use migrate::latest_version;
+
+use rusqlite::types::Value;
+use rusqlite::{Connection, ErrorCode, OpenFlags, OptionalExtension, TransactionBehavior, params_from_iter};
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard};
+use std::time::Duration;
+
+use super::{InsertOutcome, ListOrder, MemoryFilter, Store, StoreError, StoreStats};
+use crate::model::{Memory, MemoryId, ScoredMemory};
+
+/// BM25 column weights for content, summary and tags.
+const BM25_WEIGHTS: &str = "1.0, 0.6, 0.4";
+
+/// A store backed by one SQLite database file.
+pub struct SqliteStore {
+    path: PathBuf,
+    label: String,
+    busy_timeout: Duration,
+    conn: Mutex<Connection>,
+}
+
+impl std::fmt::Debug for SqliteStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SqliteStore").field("path", &self.path).finish()
+    }
+}
+
+/// Maps a rusqlite error to a store error that says what the user can do about it.
+pub(crate) fn map_err(path: &str, e: rusqlite::Error) -> StoreError {
+    let path = path.to_string();
+    match &e {
+        rusqlite::Error::SqliteFailure(err, msg) => {
+            let message = msg.clone().unwrap_or_else(|| err.to_string());
+            match err.code {
+                ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked => StoreError::Busy { path, waited_ms: 0 },
+                ErrorCode::DiskFull => StoreError::DiskFull { path },
+                ErrorCode::ReadOnly => StoreError::ReadOnly { path, message },
+                ErrorCode::NotADatabase | ErrorCode::DatabaseCorrupt => StoreError::Corrupt { path, message },
+                ErrorCode::CannotOpen | ErrorCode::PermissionDenied => StoreError::Open { path, message },
+                _ => StoreError::Backend { path, message },
+            }
+        }
+        _ => StoreError::Backend {
+            path,
+            message: e.to_string(),
+        },
+    }
+}
+
+impl SqliteStore {
+    /// Opens (creating when needed) the database at `path` and migrates it.
+    pub fn open(path: &Path, busy_timeout: Duration) -> Result<Self, StoreError> {
+        let label = path.display().to_string();
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| io_error(&dir.display().to_string(), e))?;
+        }
+        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let conn = Connection::open_with_flags(path, flags).map_err(|e| match map_err(&label, e) {
+            StoreError::Open { path: p, message } => readonly_or_open(path, p, message),
+            other => other,
+        })?;
+        Self::setup(conn, path.to_path_buf(), label, busy_timeout, true)
+            .map_err(|e| match e {
+                StoreError::Open { path: p, message } => readonly_or_open(path, p, message),
+                other => other,
+            })
+    }
+
+    /// An empty store in memory (dry runs against a store that does not exist yet, tests).
+    pub fn open_in_memory() -> Result<Self, StoreError> {
+        let label = ":memory:".to_string();
+        let conn = Connection::open_in_memory().map_err(|e| map_err(&label, e))?;
+        Self::setup(conn, PathBuf::from(":memory:"), label, Duration::from_secs(1), false)
+    }
+
+    fn setup(
+        mut conn: Connection,
+        path: PathBuf,
+        label: String,
+        busy_timeout: Duration,
+        wal: bool,
+    ) -> Result<Self, StoreError> {
+        conn.busy_timeout(busy_timeout).map_err(|e| map_err(&label, e))?;
+        if wal {
+            set_wal(&conn, &label, busy_timeout)?;
+        }
+        conn.execute_batch("PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;")
+            .map_err(|e| map_err(&label, e))?;
+        migrate::migrate(&mut conn, &label).map_err(|e| with_wait(e, busy_timeout))?;
+        Ok(SqliteStore {
+            path,
+            label,
+            busy_timeout,
+            conn: Mutex::new(conn),
+        })
+    }
+
+    /// The database file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Reads a value from the store's key/value metadata.
+    pub fn meta(&self, key: &str) -> Result<Option<String>, StoreError> {
+        let conn = self.lock()?;
+        conn.query_row("SELECT value FROM store_meta WHERE key = ?1", [key], |r| r.get(0))
+            .optional()
+            .map_err(|e| self.err(e))
+    }
+
+    /// Writes a value to the store's key/value metadata.
+    pub fn set_meta(&self, key: &str, value: &str) -> Result<(), StoreError> {
+        let conn = self.lock()?;
+        conn.execute(
+            "INSERT INTO store_meta (key, value) VALUES (?1, ?2)
+             ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            [key, value],
+        )
+        .map(|_| ())
+        .map_err(|e| self.err(e))
+    }
+
+    fn lock(&self) -> Result<MutexGuard<'_, Connection>, StoreError> {
+        self.conn.lock().map_err(|_| StoreError::Backend {
+            path: self.label.clone(),
+            message: "connection lock poisoned by an earlier panic".into(),
+        })
+    }
+
+    fn err(&self, e: rusqlite::Error) -> StoreError {
+        with_wait(map_err(&self.label, e), self.busy_timeout)
+    }
+
+    fn insert_in(&self, tx: &rusqlite::Transaction<'_>, m: &Memory) -> Result<InsertOutcome, StoreError> {
+        let id = m.id.to_string();
+        let exists: bool = tx
+            .query_row("SELECT 1 FROM memories WHERE id = ?1", [&id], |_| Ok(true))
+            .optional()
+            .map_err(|e| self.err(e))?
+            .unwrap_or(false);
+        if exists {
+            return Ok(InsertOutcome::DuplicateId(m.id));
+        }
+        if m.is_live() {
+            if let Some(existing) = self.live_duplicate(tx, m)? {
+                return Ok(InsertOutcome::DuplicateContent(existing));
+            }
+        }
+        let sql = format!(
+            "INSERT INTO memories ({}) VALUES ({})",
+            rows::COLUMNS.join(", "),
+            vec!["?"; rows::COLUMNS.len()].join(", ")
+        );
+        tx.execute(&sql, params_from_iter(rows::to_values(m)))
+            .map_err(|e| self.err(e))?;
+        Ok(InsertOutcome::Inserted(m.id))
+    }
+
+    fn live_duplicate(&self, conn: &Connection, m: &Memory) -> Result<Option<MemoryId>, StoreError> {
+        let found: Option<String> = conn
+            .query_row(
+                "SELECT id FROM memories WHERE namespace = ?1 AND domain = ?2 AND content_hash = ?3
+                   AND status <> 'deleted' AND id <> ?4",
+                [m.namespace.as_str(), m.domain.as_str(), &m.content_hash, &m.id.to_string()],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(|e| self.err(e))?;
+        Ok(found.and_then(|s| s.parse().ok()))
+    }
+
+    fn query_memories(&self, sql: &str, params: Vec<Value>) -> Result<Vec<Memory>, StoreError> {
+        let conn = self.lock()?;
+        let mut stmt = conn.prepare_cached(sql).map_err(|e| self.err(e))?;
+        let mut rows = stmt.query(params_from_iter(params)).map_err(|e| self.err(e))?;
+        let mut out = Vec::new();
+        while let Some(row) = rows.next().map_err(|e| self.err(e))? {
+            out.push(rows::from_row(&self.label, row)?);
+        }
+        Ok(out)
+    }
+
+    fn size_on_disk(&self) -> u64 {
+        ["", "-wal", "-shm"]
+            .iter()
+            .filter_map(|suffix| {
+                let mut p = self.path.clone().into_os_string();
+                p.push(suffix);
+                std::fs::metadata(p).ok().map(|m| m.len())
+            })
+            .sum()
+    }
+}
+
+impl Store for SqliteStore {
+    fn location(&self) -> String {
+        self.label.clone()
+    }
+
+    fn insert(&self, memory: &Memory) -> Result<InsertOutcome, StoreError> {
+        let _span = tracing::debug_span!("store.sqlite.insert", memory_id = %memory.id).entered();
+        let mut outcomes = self.insert_many(std::slice::from_ref(memory), false)?;
+        outcomes.pop().ok_or_else(|| StoreError::Backend {
+            path: self.label.clone(),
+            message: "insert returned no outcome".into(),
+        })
+    }
+
+    fn insert_many(&self, memories: &[Memory], dry_run: bool) -> Result<Vec<InsertOutcome>, StoreError> {
+        let _span = tracing::debug_span!("store.sqlite.insert_many", count = memories.len(), dry_run).entered();
+        let mut conn = self.lock()?;
+        let tx = conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| self.err(e))?;
+        let mut outcomes = Vec::with_capacity(memories.len());
+        for m in memories {
+            outcomes.push(self.insert_in(&tx, m)?);
+        }
+        if dry_run {
+            tx.rollback().map_err(|e| self.err(e))?;
+        } else {
+            tx.commit().map_err(|e| self.err(e))?;
+        }
+        Ok(outcomes)
+    }
+
+    fn get(&self, id: &MemoryId) -> Result<Option<Memory>, StoreError> {
+        let sql = format!("SELECT {} FROM memories m WHERE m.id = ?1", rows::select_list("m"));
+        Ok(self
+            .query_memories(&sql, vec![Value::Text(id.to_string())])?
+            .pop())
+    }
+
+    fn update(&self, memory: &Memory) -> Result<bool, StoreError> {
+        let _span = tracing::debug_span!("store.sqlite.update", memory_id = %memory.id).entered();
+        let mut conn = self.lock()?;
+        let tx = conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| self.err(e))?;
+        if memory.is_live() {
+            if let Some(existing) = self.live_duplicate(&tx, memory)? {
+                return Err(StoreError::Duplicate { existing });
+            }
+        }
+        let sets = rows::COLUMNS
+            .iter()
+            .skip(1)
+            .map(|c| format!("{c} = ?"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let mut values = rows::to_values(memory);
+        let id = values.remove(0);
+        values.push(id);
+        let changed = tx
+            .execute(&format!("UPDATE memories SET {sets} WHERE id = ?"), params_from_iter(values))
+            .map_err(|e| self.err(e))?;
+        tx.commit().map_err(|e| self.err(e))?;
+        Ok(changed > 0)
+    }
+
+    fn delete_hard(&self, id: &MemoryId) -> Result<bool, StoreError> {
+        let _span = tracing::debug_span!("store.sqlite.delete_hard", memory_id = %id).entered();
+        let mut conn = self.lock()?;
+        let tx = conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| self.err(e))?;
+        let id = id.to_string();
+        // Enrichment rows that name the memory go with it.
+        for sql in [
+            "DELETE FROM memory_edges WHERE source_id = ?1 OR target_id = ?1",
+            "DELETE FROM supersessions WHERE superseder_id = ?1 OR superseded_id = ?1",
+            "DELETE FROM memory_embeddings WHERE memory_id = ?1",
+        ] {
+            tx.execute(sql, [&id]).map_err(|e| self.err(e))?;
+        }
+        let changed = tx
+            .execute("DELETE FROM memories WHERE id = ?1", [&id])
+            .map_err(|e| self.err(e))?;
+        tx.commit().map_err(|e| self.err(e))?;
+        Ok(changed > 0)
+    }
+
+    fn list(&self, filter: &MemoryFilter, order: ListOrder, limit: Option<usize>) -> Result<Vec<Memory>, StoreError> {
+        let (clause, mut params) = rows::filter_sql(filter);
+        let direction = match order {
+            ListOrder::NewestFirst => "DESC",
+            ListOrder::OldestFirst => "ASC",
+        };
+        let mut sql = format!(
+            "SELECT {} FROM memories m WHERE {clause} ORDER BY m.created_at {direction}, m.id {direction}",
+            rows::select_list("m")
+        );
+        if let Some(limit) = limit {
+            sql.push_str(" LIMIT ?");
+            params.push(Value::Integer(i64::try_from(limit).unwrap_or(i64::MAX)));
+        }
+        self.query_memories(&sql, params)
+    }
+
+    fn search_text(
+        &self,
+        terms: &[String],
+        filter: &MemoryFilter,
+        limit: usize,
+    ) -> Result<Vec<ScoredMemory>, StoreError> {
+        let _span = tracing::debug_span!("store.sqlite.search_text", terms = terms.len(), limit).entered();
+        if terms.is_empty() || limit == 0 {
+            return Ok(Vec::new());
+        }
+        let (clause, filter_params) = rows::filter_sql(filter);
+        let sql = format!(
+            "SELECT {}, bm25(memories_fts, {BM25_WEIGHTS}) AS rank
+             FROM memories_fts JOIN memories m ON m.seq = memories_fts.rowid
+             WHERE memories_fts MATCH ? AND {clause}
+             ORDER BY rank LIMIT ?",
+            rows::select_list("m")
+        );
+        let mut params = vec![Value::Text(rows::match_expression(terms))];
+        params.extend(filter_params);
+        params.push(Value::Integer(i64::try_from(limit).unwrap_or(i64::MAX)));
+        let conn = self.lock()?;
+        let mut stmt = conn.prepare_cached(&sql).map_err(|e| self.err(e))?;
+        let mut rows_iter = stmt.query(params_from_iter(params)).map_err(|e| self.err(e))?;
+        let mut out = Vec::new();
+        while let Some(row) = rows_iter.next().map_err(|e| self.err(e))? {
+            let memory = rows::from_row(&self.label, row)?;
+            let rank: f64 = row.get(rows::COLUMNS.len()).map_err(|e| self.err(e))?;
+            out.push(ScoredMemory { memory, score: -rank });
+        }
+        Ok(out)
+    }
+
+    fn namespaces(&self) -> Result<Vec<String>, StoreError> {
+        let conn = self.lock()?;
+        let mut stmt = conn
+            .prepare_cached("SELECT DISTINCT namespace FROM memories WHERE status <> 'deleted' ORDER BY namespace")
+            .map_err(|e| self.err(e))?;
+        let names = stmt
+            .query_map([], |r| r.get::<_, String>(0))
+            .map_err(|e| self.err(e))?
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| self.err(e))?;
+        Ok(names)
+    }
+
+    fn stats(&self) -> Result<StoreStats, StoreError> {
+        let conn = self.lock()?;
+        let count_by = |column: &str, live_only: bool| -> Result<_, StoreError> {
+            let filter = if live_only { "WHERE status <> 'deleted'" } else { "" };
+            let mut stmt = conn
+                .prepare(&format!("SELECT {column}, count(*) FROM memories {filter} GROUP BY {column}"))
+                .map_err(|e| self.err(e))?;
+            let pairs = stmt
+                .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))
+                .map_err(|e| self.err(e))?
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| self.err(e))?;
+            Ok(pairs
+                .into_iter()
+                .map(|(k, v)| (k, u64::try_from(v).unwrap_or(0)))
+                .collect())
+        };
+        let by_status: std::collections::BTreeMap<String, u64> = count_by("status", false)?;
+        Ok(StoreStats {
+            total: by_status.values().sum(),
+            by_status,
+            by_namespace: count_by("namespace", true)?,
+            by_tier: count_by("tier", true)?,
+            by_domain: count_by("domain", true)?,
+            schema_version: migrate::current_version(&conn).unwrap_or(0),
+            size_bytes: self.size_on_disk(),
+        })
+    }
+}
+
+/// Switches to WAL. Changing the journal mode needs a moment of exclusive access, which the
+/// busy handler does not cover, so retry briefly when another process holds the file.
+fn set_wal(conn: &Connection, label: &str, busy_timeout: Duration) -> Result<(), StoreError> {
+    let deadline = std::time::Instant::now() + busy_timeout;
+    loop {
+        match conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get::<_, String>(0)) {
+            Ok(_) => return Ok(()),
+            Err(e) => {
+                let mapped = map_err(label, e);
+                if matches!(mapped, StoreError::Busy { .. }) && std::time::Instant::now() < deadline {
+                    std::thread::sleep(Duration::from_millis(10));
+                    continue;
+                }
+                return Err(with_wait(mapped, busy_timeout));
+            }
+        }
+    }
+}
+
+/// Fills in how long a busy error waited.
+fn with_wait(e: StoreError, waited: Duration) -> StoreError {
+    match e {
+        StoreError::Busy { path, .. } => StoreError::Busy {
+            path,
+            waited_ms: u64::try_from(waited.as_millis()).unwrap_or(u64::MAX),
+        },
+        other => other,
+    }
+}
+
+/// SQLite says only "unable to open database file"; tell a read-only directory apart by
+/// trying to create a file next to the database.
+fn readonly_or_open(db: &Path, path: String, message: String) -> StoreError {
+    let dir = db.parent().unwrap_or(Path::new("."));
+    let probe = dir.join(format!(".subcog-write-probe-{}", std::process::id()));
+    match std::fs::File::create(&probe) {
+        Ok(_) => {
+            let _ = std::fs::remove_file(&probe);
+            StoreError::Open { path, message }
+        }
+        Err(e) => StoreError::ReadOnly {
+            path: dir.display().to_string(),
+            message: e.to_string(),
+        },
+    }
+}
+
+fn io_error(path: &str, e: std::io::Error) -> StoreError {
+    match e.kind() {
+        std::io::ErrorKind::PermissionDenied | std::io::ErrorKind::ReadOnlyFilesystem => StoreError::ReadOnly {
+            path: path.to_string(),
+            message: e.to_string(),
+        },
+        std::io::ErrorKind::StorageFull => StoreError::DiskFull { path: path.to_string() },
+        _ => StoreError::Open {
+            path: path.to_string(),
+            message: e.to_string(),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests;
