@@ -140,10 +140,14 @@ impl Subcog {
         )?;
         let redactions = text.redactions.clone();
         if !redactions.is_empty() {
-            tracing::warn!(kinds = ?redactions.iter().map(|r| r.kind.as_str()).collect::<Vec<_>>(), "redacted secrets before storing");
+            tracing::info!(kinds = ?redactions.iter().map(|r| r.kind.as_str()).collect::<Vec<_>>(), "redacted secrets before storing");
         }
         let now = timestamp::canonical(self.clock.now());
-        let mut memory = assemble(namespace, text, req.at.map(timestamp::canonical).unwrap_or(now));
+        let mut memory = assemble(
+            namespace,
+            text,
+            req.at.map(timestamp::canonical).unwrap_or(now),
+        );
         memory.updated_at = memory.updated_at.max(now);
         memory.domain = req.domain;
         memory.tags = tags;
@@ -166,7 +170,9 @@ impl Subcog {
             }
             InsertOutcome::DuplicateContent(id) | InsertOutcome::DuplicateId(id) => {
                 tracing::info!(memory_id = %id, "duplicate content; returning the existing memory");
-                let existing = store.get(&id)?.ok_or(Error::NotFound { id: id.to_string() })?;
+                let existing = store
+                    .get(&id)?
+                    .ok_or(Error::NotFound { id: id.to_string() })?;
                 Ok(CaptureOutcome {
                     memory: existing,
                     duplicate: true,

@@ -81,8 +81,14 @@ mod tests {
 
     #[test]
     fn normalization_ignores_case_and_spacing() {
-        assert_eq!(normalize("  Use   PostgreSQL\n for storage "), "use postgresql for storage");
-        assert_eq!(content_hash("Use PostgreSQL"), content_hash(" use  postgresql "));
+        assert_eq!(
+            normalize("  Use   PostgreSQL\n for storage "),
+            "use postgresql for storage"
+        );
+        assert_eq!(
+            content_hash("Use PostgreSQL"),
+            content_hash(" use  postgresql ")
+        );
         assert_ne!(content_hash("Use PostgreSQL"), content_hash("Use MySQL"));
         assert_eq!(content_hash("x").len(), 64);
     }

@@ -132,7 +132,11 @@ pub enum Error {
 }
 
 fn kinds_list(kinds: &[SecretKind]) -> String {
-    kinds.iter().map(|k| k.as_str()).collect::<Vec<_>>().join(", ")
+    kinds
+        .iter()
+        .map(|k| k.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Shorthand for results of library operations.

@@ -58,10 +58,19 @@ pub fn project_db_path(data_dir: &Path, root: &Path) -> PathBuf {
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "root".into())
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
         .take(40)
         .collect();
-    data_dir.join("projects").join(format!("{name}-{hash}")).join(DB_FILE)
+    data_dir
+        .join("projects")
+        .join(format!("{name}-{hash}"))
+        .join(DB_FILE)
 }
 
 /// The platform's data directory for subcog (`~/.local/share/subcog` on Linux).

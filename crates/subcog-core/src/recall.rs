@@ -35,14 +35,24 @@ impl Subcog {
     /// Searches every scope the filter allows and merges the results by score.
     pub fn recall(&self, query: &RecallQuery) -> Result<RecallResult> {
         let limit = query.limit.unwrap_or(self.config.recall.default_limit);
-        let span = tracing::info_span!("recall.search", query_length = query.query.len(), limit, result_count = tracing::field::Empty);
+        let span = tracing::info_span!(
+            "recall.search",
+            query_length = query.query.len(),
+            limit,
+            result_count = tracing::field::Empty
+        );
         let _guard = span.enter();
         let terms = query_terms(&query.query);
         if terms.is_empty() {
             return Err(ValidationError::EmptyQuery.into());
         }
         let wanted = |kind: ScopeKind| {
-            query.filter.domains.is_empty() || query.filter.domains.iter().any(|d| ScopeKind::for_domain(*d) == kind)
+            query.filter.domains.is_empty()
+                || query
+                    .filter
+                    .domains
+                    .iter()
+                    .any(|d| ScopeKind::for_domain(*d) == kind)
         };
         let mut results: Vec<ScoredMemory> = Vec::new();
         for (kind, store) in self.existing_stores()? {
@@ -50,7 +60,11 @@ impl Subcog {
                 results.extend(store.search_text(&terms, &query.filter, limit)?);
             }
         }
-        results.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| b.memory.created_at.cmp(&a.memory.created_at)));
+        results.sort_by(|a, b| {
+            b.score
+                .total_cmp(&a.score)
+                .then_with(|| b.memory.created_at.cmp(&a.memory.created_at))
+        });
         results.truncate(limit);
         span.record("result_count", results.len());
         Ok(RecallResult {

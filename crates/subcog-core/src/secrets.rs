@@ -152,16 +152,36 @@ static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
             0,
         ),
         p(SecretKind::AnthropicKey, r"\bsk-ant-[A-Za-z0-9_\-]{8,}", 0),
-        p(SecretKind::OpenaiKey, r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}", 0),
-        p(SecretKind::StripeKey, r"\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}", 0),
-        p(SecretKind::AwsAccessKey, r"\b(?:AKIA|ASIA|AIDA|AROA)[0-9A-Z]{16}\b", 0),
+        p(
+            SecretKind::OpenaiKey,
+            r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}",
+            0,
+        ),
+        p(
+            SecretKind::StripeKey,
+            r"\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}",
+            0,
+        ),
+        p(
+            SecretKind::AwsAccessKey,
+            r"\b(?:AKIA|ASIA|AIDA|AROA)[0-9A-Z]{16}\b",
+            0,
+        ),
         p(
             SecretKind::AwsSecretKey,
             r#"(?i)aws_?secret_?(?:access_?)?key["']?\s*[:=]\s*["']?([A-Za-z0-9/+=]{40})"#,
             1,
         ),
-        p(SecretKind::GithubToken, r"\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})", 0),
-        p(SecretKind::SlackToken, r"\bxox[abposr]-[A-Za-z0-9\-]{10,}", 0),
+        p(
+            SecretKind::GithubToken,
+            r"\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})",
+            0,
+        ),
+        p(
+            SecretKind::SlackToken,
+            r"\bxox[abposr]-[A-Za-z0-9\-]{10,}",
+            0,
+        ),
         p(
             SecretKind::SlackToken,
             r"https://hooks\.slack\.com/services/[A-Za-z0-9/_\-]+",
@@ -254,29 +274,53 @@ mod tests {
     #[test]
     fn each_kind_is_found_and_replaced() {
         let cases: &[(&str, SecretKind)] = &[
-            ("key sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789-AAAA", SecretKind::AnthropicKey),
-            ("key sk-proj-abcdefghijklmnopqrstuvwxyz0123456789", SecretKind::OpenaiKey),
-            ("key sk-abcdefghijklmnopqrstuvwxyz012345", SecretKind::OpenaiKey),
+            (
+                "key sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789-AAAA",
+                SecretKind::AnthropicKey,
+            ),
+            (
+                "key sk-proj-abcdefghijklmnopqrstuvwxyz0123456789",
+                SecretKind::OpenaiKey,
+            ),
+            (
+                "key sk-abcdefghijklmnopqrstuvwxyz012345",
+                SecretKind::OpenaiKey,
+            ),
             ("AKIAIOSFODNN7EXAMPLE", SecretKind::AwsAccessKey),
             (
                 "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
                 SecretKind::AwsSecretKey,
             ),
-            ("ghp_abcdefghijklmnopqrstuvwxyz0123456789AB", SecretKind::GithubToken),
-            ("github_pat_11ABCDEFG0123456789_abcdefghijklmnop", SecretKind::GithubToken),
+            (
+                "ghp_abcdefghijklmnopqrstuvwxyz0123456789AB",
+                SecretKind::GithubToken,
+            ),
+            (
+                "github_pat_11ABCDEFG0123456789_abcdefghijklmnop",
+                SecretKind::GithubToken,
+            ),
             ("xoxb-1234567890-abcdefghij", SecretKind::SlackToken),
             (
                 "https://hooks.slack.com/services/T000/B000/XXXXXXXX",
                 SecretKind::SlackToken,
             ),
             ("sk_live_abcdefghijklmnop1234", SecretKind::StripeKey),
-            ("AIzaSyA-abcdefghijklmnopqrstuvwxyz01234", SecretKind::GoogleApiKey),
+            (
+                "AIzaSyA-abcdefghijklmnopqrstuvwxyz01234",
+                SecretKind::GoogleApiKey,
+            ),
             (
                 "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
                 SecretKind::Jwt,
             ),
-            ("postgres://app:hunter2pass@db.internal:5432/main", SecretKind::ConnectionString),
-            ("password = correcthorsebattery", SecretKind::PasswordAssignment),
+            (
+                "postgres://app:hunter2pass@db.internal:5432/main",
+                SecretKind::ConnectionString,
+            ),
+            (
+                "password = correcthorsebattery",
+                SecretKind::PasswordAssignment,
+            ),
             ("API_KEY: abcdef123456", SecretKind::PasswordAssignment),
             ("mail alice@example.com", SecretKind::Email),
             (
@@ -287,7 +331,11 @@ mod tests {
         for (text, kind) in cases {
             let r = redact(text, true);
             assert!(r.kinds().contains(kind), "{text:?} gave {:?}", r.kinds());
-            assert!(r.text.contains(&format!("[REDACTED:{}]", kind.as_str())), "{}", r.text);
+            assert!(
+                r.text.contains(&format!("[REDACTED:{}]", kind.as_str())),
+                "{}",
+                r.text
+            );
         }
     }
 
@@ -301,7 +349,10 @@ mod tests {
     #[test]
     fn connection_string_keeps_host_and_user() {
         let r = redact("DATABASE_URL=postgres://app:s3cretpw@db:5432/x", false);
-        assert_eq!(r.text, "DATABASE_URL=postgres://app:[REDACTED:connection_string]@db:5432/x");
+        assert_eq!(
+            r.text,
+            "DATABASE_URL=postgres://app:[REDACTED:connection_string]@db:5432/x"
+        );
     }
 
     #[test]
@@ -322,7 +373,10 @@ mod tests {
 
     #[test]
     fn redaction_is_idempotent() {
-        let once = redact("k=sk-ant-api03-abcdefghijklmnop password: hunter22 x@y.io", true);
+        let once = redact(
+            "k=sk-ant-api03-abcdefghijklmnop password: hunter22 x@y.io",
+            true,
+        );
         let twice = redact(&once.text, true);
         assert_eq!(once.text, twice.text);
         assert!(!twice.found_any());
@@ -330,7 +384,10 @@ mod tests {
 
     #[test]
     fn policy_parses() {
-        assert_eq!("BLOCK".parse::<SecretPolicy>().ok(), Some(SecretPolicy::Block));
+        assert_eq!(
+            "BLOCK".parse::<SecretPolicy>().ok(),
+            Some(SecretPolicy::Block)
+        );
         assert!("maybe".parse::<SecretPolicy>().is_err());
     }
 }

@@ -59,7 +59,9 @@ pub struct Subcog {
 
 impl std::fmt::Debug for Subcog {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Subcog").field("location", &self.location).finish()
+        f.debug_struct("Subcog")
+            .field("location", &self.location)
+            .finish()
     }
 }
 
@@ -108,7 +110,10 @@ impl Subcog {
         }
         let sqlite = SqliteStore::open(&scope.path, self.busy_timeout())?;
         if kind == ScopeKind::Project && sqlite.meta("project_root")?.is_none() {
-            sqlite.set_meta("project_root", &self.location.project_root.display().to_string())?;
+            sqlite.set_meta(
+                "project_root",
+                &self.location.project_root.display().to_string(),
+            )?;
         }
         let store: Arc<dyn Store> = Arc::new(sqlite);
         Ok(scope.store.get_or_init(|| store).clone())
@@ -158,20 +163,34 @@ impl Subcog {
 
     /// Like [`Subcog::find`], but a missing memory is an error.
     pub fn find_required(&self, id: &MemoryId) -> Result<(ScopeKind, Memory)> {
-        self.find(id)?.ok_or_else(|| Error::NotFound { id: id.to_string() })
+        self.find(id)?
+            .ok_or_else(|| Error::NotFound { id: id.to_string() })
     }
 
     /// Parses a namespace and checks that it is known: built in, configured, already in use
     /// in the target scope, or explicitly allowed.
-    pub fn resolve_namespace(&self, name: &str, scope: ScopeKind, allow_new: bool) -> Result<Namespace> {
+    pub fn resolve_namespace(
+        &self,
+        name: &str,
+        scope: ScopeKind,
+        allow_new: bool,
+    ) -> Result<Namespace> {
         let ns = Namespace::parse(name)?;
-        if ns.is_builtin() || allow_new || self.config.namespaces.custom.iter().any(|c| c.eq_ignore_ascii_case(name)) {
+        if ns.is_builtin()
+            || allow_new
+            || self
+                .config
+                .namespaces
+                .custom
+                .iter()
+                .any(|c| c.eq_ignore_ascii_case(name))
+        {
             return Ok(ns);
         }
-        if let Some(store) = self.store_for_read(scope)? {
-            if store.namespaces()?.iter().any(|n| n == ns.as_str()) {
-                return Ok(ns);
-            }
+        if let Some(store) = self.store_for_read(scope)?
+            && store.namespaces()?.iter().any(|n| n == ns.as_str())
+        {
+            return Ok(ns);
         }
         Err(ValidationError::UnknownNamespace {
             name: ns.to_string(),

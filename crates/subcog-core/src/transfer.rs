@@ -12,7 +12,8 @@ use crate::capture::{assemble, clean_text, validate_content};
 use crate::content;
 use crate::error::{Error, Result};
 use crate::model::{
-    Domain, Memory, MemoryId, Priority, RetentionScore, Status, Tier, normalize_tags, validate_importance,
+    Domain, Memory, MemoryId, Priority, RetentionScore, Status, Tier, normalize_tags,
+    validate_importance,
 };
 use crate::service::{ScopeKind, Subcog};
 use crate::store::sqlite::SqliteStore;
@@ -110,7 +111,12 @@ pub struct ImportReport {
 
 impl Subcog {
     /// Imports JSON Lines text. Validates every record first; writes nothing on any error.
-    pub fn import(&self, text: &str, dry_run: bool, allow_new_namespace: bool) -> Result<ImportReport> {
+    pub fn import(
+        &self,
+        text: &str,
+        dry_run: bool,
+        allow_new_namespace: bool,
+    ) -> Result<ImportReport> {
         let _span = tracing::info_span!("transfer.import", dry_run).entered();
         let records = parse_jsonl(text)?;
         let mut report = ImportReport {
@@ -118,7 +124,10 @@ impl Subcog {
             dry_run,
             ..Default::default()
         };
-        let mut by_scope: Vec<(ScopeKind, Vec<Memory>)> = vec![(ScopeKind::Project, Vec::new()), (ScopeKind::User, Vec::new())];
+        let mut by_scope: Vec<(ScopeKind, Vec<Memory>)> = vec![
+            (ScopeKind::Project, Vec::new()),
+            (ScopeKind::User, Vec::new()),
+        ];
         for (line, record) in records {
             let (memory, redacted) = self
                 .memory_from_record(record, allow_new_namespace)
@@ -165,7 +174,11 @@ impl Subcog {
         self.list(&filter, ListOrder::OldestFirst, None)
     }
 
-    fn memory_from_record(&self, r: ImportRecord, allow_new_namespace: bool) -> Result<(Memory, bool)> {
+    fn memory_from_record(
+        &self,
+        r: ImportRecord,
+        allow_new_namespace: bool,
+    ) -> Result<(Memory, bool)> {
         let content_text = r.content.unwrap_or_default();
         validate_content(&content_text, self.config.capture.max_content_bytes)?;
         let domain: Domain = parse_or(r.domain.as_deref(), Domain::Project)?;
@@ -193,7 +206,10 @@ impl Subcog {
         m.tags = normalize_tags(&r.tags)?;
         m.importance = r.importance.map(validate_importance).transpose()?;
         m.priority = parse_or(r.priority.as_deref(), Priority::Normal)?;
-        m.created_by = r.created_by.filter(|c| !c.trim().is_empty()).unwrap_or_else(|| "import".into());
+        m.created_by = r
+            .created_by
+            .filter(|c| !c.trim().is_empty())
+            .unwrap_or_else(|| "import".into());
         m.updated_at = parse_ts(r.updated_at.as_deref())?.unwrap_or(created_at);
         m.status = parse_or(r.status.as_deref(), Status::Active)?;
         m.tier = parse_or(r.tier.as_deref(), Tier::default())?;
@@ -202,14 +218,21 @@ impl Subcog {
         }
         m.activation_count = r.activation_count.unwrap_or(0);
         m.last_accessed = parse_ts(r.last_accessed.as_deref())?;
-        m.superseded_by = r.superseded_by.as_deref().map(str::parse::<MemoryId>).transpose()?;
+        m.superseded_by = r
+            .superseded_by
+            .as_deref()
+            .map(str::parse::<MemoryId>)
+            .transpose()?;
         m.cluster_id = r.cluster_id.filter(|c| !c.is_empty());
         m.content_hash = content::content_hash(&m.content);
         Ok((m, redacted))
     }
 }
 
-fn parse_or<T: std::str::FromStr<Err = crate::error::ValidationError>>(text: Option<&str>, default: T) -> Result<T> {
+fn parse_or<T: std::str::FromStr<Err = crate::error::ValidationError>>(
+    text: Option<&str>,
+    default: T,
+) -> Result<T> {
     match text {
         Some(t) if !t.trim().is_empty() => Ok(t.parse()?),
         _ => Ok(default),
@@ -229,7 +252,10 @@ mod tests {
 
     #[test]
     fn jsonl_parsing_names_the_bad_line() {
-        let ok = parse_jsonl("{\"content\":\"a\"}\n\n{\"content\":\"b\",\"tags\":[\"x\"],\"extra\":1}\n").expect("parses");
+        let ok = parse_jsonl(
+            "{\"content\":\"a\"}\n\n{\"content\":\"b\",\"tags\":[\"x\"],\"extra\":1}\n",
+        )
+        .expect("parses");
         assert_eq!(ok.len(), 2);
         assert_eq!(ok[1].0, 3);
         let err = parse_jsonl("{\"content\":\"a\"}\n{broken\n").expect_err("bad line");

@@ -1,1 +1,63 @@
-fn main(){}
+//! The `subcog` executable: parses arguments, sets up logging, runs one command, and turns
+//! its outcome into an exit code. The only crate that prints, reads stdin or exits.
+
+mod app;
+mod cli;
+mod command_error;
+mod commands;
+mod output;
+
+use clap::Parser;
+use std::process::ExitCode;
+use tracing_subscriber::EnvFilter;
+
+use crate::cli::{Cli, ColorWhen};
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.global.color {
+        ColorWhen::Always => anstream::ColorChoice::Always.write_global(),
+        ColorWhen::Never => anstream::ColorChoice::Never.write_global(),
+        ColorWhen::Auto => {}
+    }
+    init_logging(cli.global.verbose, cli.global.quiet);
+    let result = app::App::new(cli.global.clone()).and_then(|app| commands::run(&app, cli.command));
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            tracing::debug!(error = ?e.error, "command failed");
+            let mut err = anstream::stderr().lock();
+            let _ = std::io::Write::write_fmt(
+                &mut err,
+                format_args!(
+                    "{}error:{} {}\n",
+                    output::WARN.render(),
+                    output::WARN.render_reset(),
+                    e.message()
+                ),
+            );
+            e.exit_code()
+        }
+    }
+}
+
+/// Logs go to stderr only: stdout carries data (and, for hooks, the agent's JSON).
+fn init_logging(verbose: u8, quiet: bool) {
+    let default = match (quiet, verbose) {
+        (true, _) => "error",
+        (_, 0) => "warn",
+        (_, 1) => "info",
+        (_, 2) => "debug",
+        _ => "trace",
+    };
+    let filter = std::env::var("SUBCOG_LOG")
+        .ok()
+        .and_then(|v| EnvFilter::try_new(v).ok())
+        .unwrap_or_else(|| EnvFilter::new(default));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_target(false)
+        .without_time()
+        .try_init();
+}

@@ -19,7 +19,7 @@ use crate::error::ValidationError;
 macro_rules! string_enum {
     ($(#[$meta:meta])* $name:ident { $($(#[$vmeta:meta])* $variant:ident => $text:literal),+ $(,)? }) => {
         $(#[$meta])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+        #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
         #[serde(rename_all = "lowercase")]
         pub enum $name {
             $($(#[$vmeta])* $variant),+
@@ -60,6 +60,7 @@ string_enum! {
     /// Who a memory belongs to: this project, the user across projects, or the organisation.
     Domain {
         /// Tied to the current project (git root).
+        #[default]
         Project => "project",
         /// The user's own, recalled in every project.
         User => "user",
@@ -72,6 +73,7 @@ string_enum! {
     /// How urgently a memory must be kept; critical memories are never demoted below WARM.
     Priority {
         /// The default.
+        #[default]
         Normal => "normal",
         /// Never archived or consolidated away.
         Critical => "critical",
@@ -82,6 +84,7 @@ string_enum! {
     /// Lifecycle state of a memory. Consolidation never deletes; only users do.
     Status {
         /// Current and recalled normally.
+        #[default]
         Active => "active",
         /// Replaced by a newer memory (see `superseded_by`).
         Superseded => "superseded",
@@ -96,6 +99,8 @@ string_enum! {
     /// Retrieval tier derived from the retention score (seed 000).
     Tier {
         /// Active, recent or frequently used: always in context.
+        /// The default (seed 003): a fresh memory is HOT until consolidation scores it.
+        #[default]
         Hot => "hot",
         /// Moderately important: included when relevant.
         Warm => "warm",
@@ -103,31 +108,6 @@ string_enum! {
         Cold => "cold",
         /// Superseded or very old: excluded from normal search.
         Archived => "archived",
-    }
-}
-
-impl Default for Domain {
-    fn default() -> Self {
-        Domain::Project
-    }
-}
-
-impl Default for Priority {
-    fn default() -> Self {
-        Priority::Normal
-    }
-}
-
-impl Default for Status {
-    fn default() -> Self {
-        Status::Active
-    }
-}
-
-impl Default for Tier {
-    fn default() -> Self {
-        // Seed 003: a fresh memory starts HOT until consolidation scores it.
-        Tier::Hot
     }
 }
 
@@ -147,7 +127,9 @@ pub fn normalize_tag(tag: &str) -> Result<String, ValidationError> {
             reason: "is longer than 64 characters",
         });
     }
-    if t.chars().any(|c| c.is_whitespace() || c == ',' || c.is_control()) {
+    if t.chars()
+        .any(|c| c.is_whitespace() || c == ',' || c.is_control())
+    {
         return Err(ValidationError::InvalidTag {
             tag: tag.to_string(),
             reason: "contains whitespace, a comma or a control character",

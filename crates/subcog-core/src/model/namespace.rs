@@ -39,7 +39,9 @@ impl Namespace {
         let valid = match chars.next() {
             Some(first) if first.is_ascii_lowercase() => {
                 lower.len() <= 32
-                    && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_')
+                    && chars.all(|c| {
+                        c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_'
+                    })
             }
             _ => false,
         };
@@ -96,9 +98,16 @@ mod tests {
 
     #[test]
     fn naming_rule() {
-        assert_eq!(Namespace::parse("Decisions").map(|n| n.0).ok(), Some("decisions".into()));
+        assert_eq!(
+            Namespace::parse("Decisions").map(|n| n.0).ok(),
+            Some("decisions".into())
+        );
         assert!(Namespace::parse("team-notes_2").is_ok());
-        assert!(!Namespace::parse("team-notes_2").map(|n| n.is_builtin()).unwrap_or(true));
+        assert!(
+            !Namespace::parse("team-notes_2")
+                .map(|n| n.is_builtin())
+                .unwrap_or(true)
+        );
         for bad in ["", "1abc", "has space", "ünï", "a/b", &"x".repeat(33)] {
             assert!(Namespace::parse(bad).is_err(), "{bad:?} should be rejected");
         }

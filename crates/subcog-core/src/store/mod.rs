@@ -172,7 +172,11 @@ pub trait Store: Send + Sync {
 
     /// Inserts many memories in one transaction: all outcomes are applied, or none.
     /// With `dry_run` the outcomes are computed and the transaction rolled back.
-    fn insert_many(&self, memories: &[Memory], dry_run: bool) -> Result<Vec<InsertOutcome>, StoreError>;
+    fn insert_many(
+        &self,
+        memories: &[Memory],
+        dry_run: bool,
+    ) -> Result<Vec<InsertOutcome>, StoreError>;
 
     /// Fetches a memory by id, whatever its status.
     fn get(&self, id: &MemoryId) -> Result<Option<Memory>, StoreError>;

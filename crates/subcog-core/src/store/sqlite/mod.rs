@@ -11,7 +11,9 @@ mod rows;
 pub use migrate::latest_version;
 
 use rusqlite::types::Value;
-use rusqlite::{Connection, ErrorCode, OpenFlags, OptionalExtension, TransactionBehavior, params_from_iter};
+use rusqlite::{
+    Connection, ErrorCode, OpenFlags, OptionalExtension, TransactionBehavior, params_from_iter,
+};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
@@ -32,7 +34,9 @@ pub struct SqliteStore {
 
 impl std::fmt::Debug for SqliteStore {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("SqliteStore").field("path", &self.path).finish()
+        f.debug_struct("SqliteStore")
+            .field("path", &self.path)
+            .finish()
     }
 }
 
@@ -43,11 +47,17 @@ pub(crate) fn map_err(path: &str, e: rusqlite::Error) -> StoreError {
         rusqlite::Error::SqliteFailure(err, msg) => {
             let message = msg.clone().unwrap_or_else(|| err.to_string());
             match err.code {
-                ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked => StoreError::Busy { path, waited_ms: 0 },
+                ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked => {
+                    StoreError::Busy { path, waited_ms: 0 }
+                }
                 ErrorCode::DiskFull => StoreError::DiskFull { path },
                 ErrorCode::ReadOnly => StoreError::ReadOnly { path, message },
-                ErrorCode::NotADatabase | ErrorCode::DatabaseCorrupt => StoreError::Corrupt { path, message },
-                ErrorCode::CannotOpen | ErrorCode::PermissionDenied => StoreError::Open { path, message },
+                ErrorCode::NotADatabase | ErrorCode::DatabaseCorrupt => {
+                    StoreError::Corrupt { path, message }
+                }
+                ErrorCode::CannotOpen | ErrorCode::PermissionDenied => {
+                    StoreError::Open { path, message }
+                }
                 _ => StoreError::Backend { path, message },
             }
         }
@@ -65,23 +75,31 @@ impl SqliteStore {
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir).map_err(|e| io_error(&dir.display().to_string(), e))?;
         }
-        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-        let conn = Connection::open_with_flags(path, flags).map_err(|e| match map_err(&label, e) {
-            StoreError::Open { path: p, message } => readonly_or_open(path, p, message),
-            other => other,
-        })?;
-        Self::setup(conn, path.to_path_buf(), label, busy_timeout, true)
-            .map_err(|e| match e {
+        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
+            | OpenFlags::SQLITE_OPEN_CREATE
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let conn =
+            Connection::open_with_flags(path, flags).map_err(|e| match map_err(&label, e) {
                 StoreError::Open { path: p, message } => readonly_or_open(path, p, message),
                 other => other,
-            })
+            })?;
+        Self::setup(conn, path.to_path_buf(), label, busy_timeout, true).map_err(|e| match e {
+            StoreError::Open { path: p, message } => readonly_or_open(path, p, message),
+            other => other,
+        })
     }
 
     /// An empty store in memory (dry runs against a store that does not exist yet, tests).
     pub fn open_in_memory() -> Result<Self, StoreError> {
         let label = ":memory:".to_string();
         let conn = Connection::open_in_memory().map_err(|e| map_err(&label, e))?;
-        Self::setup(conn, PathBuf::from(":memory:"), label, Duration::from_secs(1), false)
+        Self::setup(
+            conn,
+            PathBuf::from(":memory:"),
+            label,
+            Duration::from_secs(1),
+            false,
+        )
     }
 
     fn setup(
@@ -91,7 +109,8 @@ impl SqliteStore {
         busy_timeout: Duration,
         wal: bool,
     ) -> Result<Self, StoreError> {
-        conn.busy_timeout(busy_timeout).map_err(|e| map_err(&label, e))?;
+        conn.busy_timeout(busy_timeout)
+            .map_err(|e| map_err(&label, e))?;
         if wal {
             set_wal(&conn, &label, busy_timeout)?;
         }
@@ -114,9 +133,11 @@ impl SqliteStore {
     /// Reads a value from the store's key/value metadata.
     pub fn meta(&self, key: &str) -> Result<Option<String>, StoreError> {
         let conn = self.lock()?;
-        conn.query_row("SELECT value FROM store_meta WHERE key = ?1", [key], |r| r.get(0))
-            .optional()
-            .map_err(|e| self.err(e))
+        conn.query_row("SELECT value FROM store_meta WHERE key = ?1", [key], |r| {
+            r.get(0)
+        })
+        .optional()
+        .map_err(|e| self.err(e))
     }
 
     /// Writes a value to the store's key/value metadata.
@@ -142,7 +163,11 @@ impl SqliteStore {
         with_wait(map_err(&self.label, e), self.busy_timeout)
     }
 
-    fn insert_in(&self, tx: &rusqlite::Transaction<'_>, m: &Memory) -> Result<InsertOutcome, StoreError> {
+    fn insert_in(
+        &self,
+        tx: &rusqlite::Transaction<'_>,
+        m: &Memory,
+    ) -> Result<InsertOutcome, StoreError> {
         let id = m.id.to_string();
         let exists: bool = tx
             .query_row("SELECT 1 FROM memories WHERE id = ?1", [&id], |_| Ok(true))
@@ -152,10 +177,10 @@ impl SqliteStore {
         if exists {
             return Ok(InsertOutcome::DuplicateId(m.id));
         }
-        if m.is_live() {
-            if let Some(existing) = self.live_duplicate(tx, m)? {
-                return Ok(InsertOutcome::DuplicateContent(existing));
-            }
+        if m.is_live()
+            && let Some(existing) = self.live_duplicate(tx, m)?
+        {
+            return Ok(InsertOutcome::DuplicateContent(existing));
         }
         let sql = format!(
             "INSERT INTO memories ({}) VALUES ({})",
@@ -167,12 +192,21 @@ impl SqliteStore {
         Ok(InsertOutcome::Inserted(m.id))
     }
 
-    fn live_duplicate(&self, conn: &Connection, m: &Memory) -> Result<Option<MemoryId>, StoreError> {
+    fn live_duplicate(
+        &self,
+        conn: &Connection,
+        m: &Memory,
+    ) -> Result<Option<MemoryId>, StoreError> {
         let found: Option<String> = conn
             .query_row(
                 "SELECT id FROM memories WHERE namespace = ?1 AND domain = ?2 AND content_hash = ?3
                    AND status <> 'deleted' AND id <> ?4",
-                [m.namespace.as_str(), m.domain.as_str(), &m.content_hash, &m.id.to_string()],
+                [
+                    m.namespace.as_str(),
+                    m.domain.as_str(),
+                    &m.content_hash,
+                    &m.id.to_string(),
+                ],
                 |r| r.get(0),
             )
             .optional()
@@ -183,7 +217,9 @@ impl SqliteStore {
     fn query_memories(&self, sql: &str, params: Vec<Value>) -> Result<Vec<Memory>, StoreError> {
         let conn = self.lock()?;
         let mut stmt = conn.prepare_cached(sql).map_err(|e| self.err(e))?;
-        let mut rows = stmt.query(params_from_iter(params)).map_err(|e| self.err(e))?;
+        let mut rows = stmt
+            .query(params_from_iter(params))
+            .map_err(|e| self.err(e))?;
         let mut out = Vec::new();
         while let Some(row) = rows.next().map_err(|e| self.err(e))? {
             out.push(rows::from_row(&self.label, row)?);
@@ -217,8 +253,14 @@ impl Store for SqliteStore {
         })
     }
 
-    fn insert_many(&self, memories: &[Memory], dry_run: bool) -> Result<Vec<InsertOutcome>, StoreError> {
-        let _span = tracing::debug_span!("store.sqlite.insert_many", count = memories.len(), dry_run).entered();
+    fn insert_many(
+        &self,
+        memories: &[Memory],
+        dry_run: bool,
+    ) -> Result<Vec<InsertOutcome>, StoreError> {
+        let _span =
+            tracing::debug_span!("store.sqlite.insert_many", count = memories.len(), dry_run)
+                .entered();
         let mut conn = self.lock()?;
         let tx = conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
@@ -236,7 +278,10 @@ impl Store for SqliteStore {
     }
 
     fn get(&self, id: &MemoryId) -> Result<Option<Memory>, StoreError> {
-        let sql = format!("SELECT {} FROM memories m WHERE m.id = ?1", rows::select_list("m"));
+        let sql = format!(
+            "SELECT {} FROM memories m WHERE m.id = ?1",
+            rows::select_list("m")
+        );
         Ok(self
             .query_memories(&sql, vec![Value::Text(id.to_string())])?
             .pop())
@@ -248,10 +293,10 @@ impl Store for SqliteStore {
         let tx = conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(|e| self.err(e))?;
-        if memory.is_live() {
-            if let Some(existing) = self.live_duplicate(&tx, memory)? {
-                return Err(StoreError::Duplicate { existing });
-            }
+        if memory.is_live()
+            && let Some(existing) = self.live_duplicate(&tx, memory)?
+        {
+            return Err(StoreError::Duplicate { existing });
         }
         let sets = rows::COLUMNS
             .iter()
@@ -263,7 +308,10 @@ impl Store for SqliteStore {
         let id = values.remove(0);
         values.push(id);
         let changed = tx
-            .execute(&format!("UPDATE memories SET {sets} WHERE id = ?"), params_from_iter(values))
+            .execute(
+                &format!("UPDATE memories SET {sets} WHERE id = ?"),
+                params_from_iter(values),
+            )
             .map_err(|e| self.err(e))?;
         tx.commit().map_err(|e| self.err(e))?;
         Ok(changed > 0)
@@ -291,7 +339,12 @@ impl Store for SqliteStore {
         Ok(changed > 0)
     }
 
-    fn list(&self, filter: &MemoryFilter, order: ListOrder, limit: Option<usize>) -> Result<Vec<Memory>, StoreError> {
+    fn list(
+        &self,
+        filter: &MemoryFilter,
+        order: ListOrder,
+        limit: Option<usize>,
+    ) -> Result<Vec<Memory>, StoreError> {
         let (clause, mut params) = rows::filter_sql(filter);
         let direction = match order {
             ListOrder::NewestFirst => "DESC",
@@ -314,7 +367,8 @@ impl Store for SqliteStore {
         filter: &MemoryFilter,
         limit: usize,
     ) -> Result<Vec<ScoredMemory>, StoreError> {
-        let _span = tracing::debug_span!("store.sqlite.search_text", terms = terms.len(), limit).entered();
+        let _span =
+            tracing::debug_span!("store.sqlite.search_text", terms = terms.len(), limit).entered();
         if terms.is_empty() || limit == 0 {
             return Ok(Vec::new());
         }
@@ -331,12 +385,17 @@ impl Store for SqliteStore {
         params.push(Value::Integer(i64::try_from(limit).unwrap_or(i64::MAX)));
         let conn = self.lock()?;
         let mut stmt = conn.prepare_cached(&sql).map_err(|e| self.err(e))?;
-        let mut rows_iter = stmt.query(params_from_iter(params)).map_err(|e| self.err(e))?;
+        let mut rows_iter = stmt
+            .query(params_from_iter(params))
+            .map_err(|e| self.err(e))?;
         let mut out = Vec::new();
         while let Some(row) = rows_iter.next().map_err(|e| self.err(e))? {
             let memory = rows::from_row(&self.label, row)?;
             let rank: f64 = row.get(rows::COLUMNS.len()).map_err(|e| self.err(e))?;
-            out.push(ScoredMemory { memory, score: -rank });
+            out.push(ScoredMemory {
+                memory,
+                score: -rank,
+            });
         }
         Ok(out)
     }
@@ -357,9 +416,15 @@ impl Store for SqliteStore {
     fn stats(&self) -> Result<StoreStats, StoreError> {
         let conn = self.lock()?;
         let count_by = |column: &str, live_only: bool| -> Result<_, StoreError> {
-            let filter = if live_only { "WHERE status <> 'deleted'" } else { "" };
+            let filter = if live_only {
+                "WHERE status <> 'deleted'"
+            } else {
+                ""
+            };
             let mut stmt = conn
-                .prepare(&format!("SELECT {column}, count(*) FROM memories {filter} GROUP BY {column}"))
+                .prepare(&format!(
+                    "SELECT {column}, count(*) FROM memories {filter} GROUP BY {column}"
+                ))
                 .map_err(|e| self.err(e))?;
             let pairs = stmt
                 .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))
@@ -393,7 +458,8 @@ fn set_wal(conn: &Connection, label: &str, busy_timeout: Duration) -> Result<(),
             Ok(_) => return Ok(()),
             Err(e) => {
                 let mapped = map_err(label, e);
-                if matches!(mapped, StoreError::Busy { .. }) && std::time::Instant::now() < deadline {
+                if matches!(mapped, StoreError::Busy { .. }) && std::time::Instant::now() < deadline
+                {
                     std::thread::sleep(Duration::from_millis(10));
                     continue;
                 }
@@ -433,11 +499,15 @@ fn readonly_or_open(db: &Path, path: String, message: String) -> StoreError {
 
 fn io_error(path: &str, e: std::io::Error) -> StoreError {
     match e.kind() {
-        std::io::ErrorKind::PermissionDenied | std::io::ErrorKind::ReadOnlyFilesystem => StoreError::ReadOnly {
+        std::io::ErrorKind::PermissionDenied | std::io::ErrorKind::ReadOnlyFilesystem => {
+            StoreError::ReadOnly {
+                path: path.to_string(),
+                message: e.to_string(),
+            }
+        }
+        std::io::ErrorKind::StorageFull => StoreError::DiskFull {
             path: path.to_string(),
-            message: e.to_string(),
         },
-        std::io::ErrorKind::StorageFull => StoreError::DiskFull { path: path.to_string() },
         _ => StoreError::Open {
             path: path.to_string(),
             message: e.to_string(),

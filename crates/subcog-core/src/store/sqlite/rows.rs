@@ -56,7 +56,9 @@ pub(crate) fn to_values(m: &Memory) -> Vec<Value> {
         text(m.domain.as_str()),
         Value::Text(serde_json::to_string(&m.tags).unwrap_or_else(|_| "[]".into())),
         opt_text(m.source.clone()),
-        m.importance.map(|v| Value::Real(f64::from(v))).unwrap_or(Value::Null),
+        m.importance
+            .map(|v| Value::Real(f64::from(v)))
+            .unwrap_or(Value::Null),
         text(m.priority.as_str()),
         text(&m.created_by),
         text(&timestamp::to_storage(m.created_at)),
@@ -84,29 +86,44 @@ pub(crate) fn from_row(path: &str, row: &Row<'_>) -> Result<Memory, StoreError> 
         id: id_text.clone(),
         message,
     };
-    let parse_ts = |text: String| timestamp::from_storage(&text).ok_or_else(|| bad(format!("bad timestamp {text:?}")));
+    let parse_ts = |text: String| {
+        timestamp::from_storage(&text).ok_or_else(|| bad(format!("bad timestamp {text:?}")))
+    };
     let tags_json: String = get(path, &id_text, row, 5)?;
     let importance: Option<f64> = get(path, &id_text, row, 7)?;
     let last_accessed: Option<String> = get(path, &id_text, row, 21)?;
     let superseded_by: Option<String> = get(path, &id_text, row, 22)?;
     let activation: i64 = get(path, &id_text, row, 20)?;
-    let real = |i: usize| -> Result<f32, StoreError> { get::<f64>(path, &id_text, row, i).map(|v| v as f32) };
+    let real = |i: usize| -> Result<f32, StoreError> {
+        get::<f64>(path, &id_text, row, i).map(|v| v as f32)
+    };
     Ok(Memory {
-        id: id_text.parse::<MemoryId>().map_err(|e| bad(e.to_string()))?,
+        id: id_text
+            .parse::<MemoryId>()
+            .map_err(|e| bad(e.to_string()))?,
         content: get(path, &id_text, row, 1)?,
         summary: get(path, &id_text, row, 2)?,
-        namespace: Namespace::parse(&get::<String>(path, &id_text, row, 3)?).map_err(|e| bad(e.to_string()))?,
-        domain: get::<String>(path, &id_text, row, 4)?.parse().map_err(|e: crate::error::ValidationError| bad(e.to_string()))?,
+        namespace: Namespace::parse(&get::<String>(path, &id_text, row, 3)?)
+            .map_err(|e| bad(e.to_string()))?,
+        domain: get::<String>(path, &id_text, row, 4)?
+            .parse()
+            .map_err(|e: crate::error::ValidationError| bad(e.to_string()))?,
         tags: serde_json::from_str(&tags_json).map_err(|e| bad(format!("bad tags: {e}")))?,
         source: get(path, &id_text, row, 6)?,
         importance: importance.map(|v| v as f32),
-        priority: get::<String>(path, &id_text, row, 8)?.parse().map_err(|e: crate::error::ValidationError| bad(e.to_string()))?,
+        priority: get::<String>(path, &id_text, row, 8)?
+            .parse()
+            .map_err(|e: crate::error::ValidationError| bad(e.to_string()))?,
         created_by: get(path, &id_text, row, 9)?,
         created_at: parse_ts(get(path, &id_text, row, 10)?)?,
         updated_at: parse_ts(get(path, &id_text, row, 11)?)?,
-        status: get::<String>(path, &id_text, row, 12)?.parse().map_err(|e: crate::error::ValidationError| bad(e.to_string()))?,
+        status: get::<String>(path, &id_text, row, 12)?
+            .parse()
+            .map_err(|e: crate::error::ValidationError| bad(e.to_string()))?,
         content_hash: get(path, &id_text, row, 13)?,
-        tier: get::<String>(path, &id_text, row, 14)?.parse().map_err(|e: crate::error::ValidationError| bad(e.to_string()))?,
+        tier: get::<String>(path, &id_text, row, 14)?
+            .parse()
+            .map_err(|e: crate::error::ValidationError| bad(e.to_string()))?,
         retention: RetentionScore {
             overall: real(15)?,
             recency: real(16)?,
@@ -123,7 +140,12 @@ pub(crate) fn from_row(path: &str, row: &Row<'_>) -> Result<Memory, StoreError> 
     })
 }
 
-fn get<T: rusqlite::types::FromSql>(path: &str, id: &str, row: &Row<'_>, i: usize) -> Result<T, StoreError> {
+fn get<T: rusqlite::types::FromSql>(
+    path: &str,
+    id: &str,
+    row: &Row<'_>,
+    i: usize,
+) -> Result<T, StoreError> {
     row.get(i).map_err(|e| StoreError::BadRow {
         path: path.to_string(),
         id: id.to_string(),
@@ -135,25 +157,44 @@ fn get<T: rusqlite::types::FromSql>(path: &str, id: &str, row: &Row<'_>, i: usiz
 pub(crate) fn filter_sql(f: &MemoryFilter) -> (String, Vec<Value>) {
     let mut clauses: Vec<String> = Vec::new();
     let mut params: Vec<Value> = Vec::new();
-    let any_of = |column: &str, values: Vec<String>, clauses: &mut Vec<String>, params: &mut Vec<Value>| {
-        if values.is_empty() {
-            return;
-        }
-        clauses.push(format!("m.{column} IN ({})", placeholders(values.len())));
-        params.extend(values.into_iter().map(Value::Text));
-    };
+    let any_of =
+        |column: &str, values: Vec<String>, clauses: &mut Vec<String>, params: &mut Vec<Value>| {
+            if values.is_empty() {
+                return;
+            }
+            clauses.push(format!("m.{column} IN ({})", placeholders(values.len())));
+            params.extend(values.into_iter().map(Value::Text));
+        };
     any_of(
         "namespace",
-        f.namespaces.iter().map(|n| n.as_str().to_string()).collect(),
+        f.namespaces
+            .iter()
+            .map(|n| n.as_str().to_string())
+            .collect(),
         &mut clauses,
         &mut params,
     );
-    any_of("domain", f.domains.iter().map(|d| d.as_str().to_string()).collect(), &mut clauses, &mut params);
-    any_of("tier", f.tiers.iter().map(|t| t.as_str().to_string()).collect(), &mut clauses, &mut params);
+    any_of(
+        "domain",
+        f.domains.iter().map(|d| d.as_str().to_string()).collect(),
+        &mut clauses,
+        &mut params,
+    );
+    any_of(
+        "tier",
+        f.tiers.iter().map(|t| t.as_str().to_string()).collect(),
+        &mut clauses,
+        &mut params,
+    );
     if f.statuses.is_empty() {
         clauses.push("m.status <> 'deleted'".into());
     } else {
-        any_of("status", f.statuses.iter().map(|s| s.as_str().to_string()).collect(), &mut clauses, &mut params);
+        any_of(
+            "status",
+            f.statuses.iter().map(|s| s.as_str().to_string()).collect(),
+            &mut clauses,
+            &mut params,
+        );
     }
     if let Some(since) = f.since {
         clauses.push("m.created_at >= ?".into());

@@ -6,7 +6,11 @@ use chrono::{Duration as ChronoDuration, TimeZone, Utc};
 
 fn store() -> (tempfile::TempDir, SqliteStore) {
     let dir = tempfile::tempdir().expect("tempdir");
-    let store = SqliteStore::open(&dir.path().join("sub/dir/subcog.db"), Duration::from_secs(5)).expect("open");
+    let store = SqliteStore::open(
+        &dir.path().join("sub/dir/subcog.db"),
+        Duration::from_secs(5),
+    )
+    .expect("open");
     (dir, store)
 }
 
@@ -33,7 +37,10 @@ fn insert_get_round_trips_every_field() {
     m.last_accessed = Some(crate::timestamp::canonical(Utc::now()));
     m.superseded_by = Some(MemoryId::at(Utc::now()));
     m.cluster_id = Some("cluster_1".into());
-    assert_eq!(store.insert(&m).expect("insert"), InsertOutcome::Inserted(m.id));
+    assert_eq!(
+        store.insert(&m).expect("insert"),
+        InsertOutcome::Inserted(m.id)
+    );
     assert_eq!(store.get(&m.id).expect("get"), Some(m));
 }
 
@@ -42,29 +49,50 @@ fn duplicates_by_id_and_by_content() {
     let (_dir, store) = store();
     let a = mem("Use PostgreSQL", "decisions");
     store.insert(&a).expect("insert");
-    assert_eq!(store.insert(&a).expect("again"), InsertOutcome::DuplicateId(a.id));
+    assert_eq!(
+        store.insert(&a).expect("again"),
+        InsertOutcome::DuplicateId(a.id)
+    );
     let same_text = mem("  use   postgresql ", "decisions");
-    assert_eq!(store.insert(&same_text).expect("dup"), InsertOutcome::DuplicateContent(a.id));
+    assert_eq!(
+        store.insert(&same_text).expect("dup"),
+        InsertOutcome::DuplicateContent(a.id)
+    );
     // Same text in another namespace or domain is a different memory.
     let other_ns = mem("Use PostgreSQL", "learnings");
-    assert_eq!(store.insert(&other_ns).expect("other ns"), InsertOutcome::Inserted(other_ns.id));
+    assert_eq!(
+        store.insert(&other_ns).expect("other ns"),
+        InsertOutcome::Inserted(other_ns.id)
+    );
     let mut other_domain = mem("Use PostgreSQL", "decisions");
     other_domain.domain = Domain::User;
-    assert!(matches!(store.insert(&other_domain).expect("other domain"), InsertOutcome::Inserted(_)));
+    assert!(matches!(
+        store.insert(&other_domain).expect("other domain"),
+        InsertOutcome::Inserted(_)
+    ));
     // A soft-deleted memory does not block capturing the text again.
     let mut deleted = store.get(&a.id).expect("get").expect("exists");
     deleted.status = Status::Deleted;
     assert!(store.update(&deleted).expect("soft delete"));
     let again = mem("Use PostgreSQL", "decisions");
-    assert_eq!(store.insert(&again).expect("recapture"), InsertOutcome::Inserted(again.id));
+    assert_eq!(
+        store.insert(&again).expect("recapture"),
+        InsertOutcome::Inserted(again.id)
+    );
 }
 
 #[test]
 fn insert_many_is_all_or_nothing_and_dry_run_writes_nothing() {
     let (_dir, store) = store();
-    let batch: Vec<Memory> = (0..5).map(|i| mem(&format!("memory {i}"), "learnings")).collect();
+    let batch: Vec<Memory> = (0..5)
+        .map(|i| mem(&format!("memory {i}"), "learnings"))
+        .collect();
     let outcomes = store.insert_many(&batch, true).expect("dry run");
-    assert!(outcomes.iter().all(|o| matches!(o, InsertOutcome::Inserted(_))));
+    assert!(
+        outcomes
+            .iter()
+            .all(|o| matches!(o, InsertOutcome::Inserted(_)))
+    );
     assert_eq!(store.stats().expect("stats").total, 0);
     store.insert_many(&batch, false).expect("insert");
     assert_eq!(store.stats().expect("stats").total, 5);
@@ -82,10 +110,15 @@ fn search_ranks_by_bm25_and_filters_before_top_k() {
     // Many better keyword matches in another namespace must not crowd out the filtered one.
     for i in 0..30 {
         store
-            .insert(&mem(&format!("postgres postgres tuning note {i}"), "learnings"))
+            .insert(&mem(
+                &format!("postgres postgres tuning note {i}"),
+                "learnings",
+            ))
             .expect("insert");
     }
-    let hits = store.search_text(&terms(&["postgres"]), &MemoryFilter::default(), 5).expect("search");
+    let hits = store
+        .search_text(&terms(&["postgres"]), &MemoryFilter::default(), 5)
+        .expect("search");
     assert_eq!(hits.len(), 5);
     assert!(hits.windows(2).all(|w| w[0].score >= w[1].score));
     assert!(hits.iter().all(|h| h.score > 0.0));
@@ -94,21 +127,44 @@ fn search_ranks_by_bm25_and_filters_before_top_k() {
         namespaces: vec![Namespace::parse("decisions").expect("ns")],
         ..Default::default()
     };
-    let hits = store.search_text(&terms(&["postgres"]), &filter, 5).expect("search");
+    let hits = store
+        .search_text(&terms(&["postgres"]), &filter, 5)
+        .expect("search");
     assert_eq!(hits.len(), 1);
     assert_eq!(hits[0].memory.id, target.id);
-    assert!(store.search_text(&terms(&["mongodb"]), &MemoryFilter::default(), 5).expect("search").is_empty());
+    assert!(
+        store
+            .search_text(&terms(&["mongodb"]), &MemoryFilter::default(), 5)
+            .expect("search")
+            .is_empty()
+    );
 }
 
 #[test]
 fn tag_time_and_status_filters() {
     let (_dir, store) = store();
-    let day = |d: u32| Utc.with_ymd_and_hms(2023, 5, d, 12, 0, 0).single().expect("date");
-    let mut a = Memory::new("cache layer uses redis", Namespace::parse("decisions").expect("ns"), day(1));
+    let day = |d: u32| {
+        Utc.with_ymd_and_hms(2023, 5, d, 12, 0, 0)
+            .single()
+            .expect("date")
+    };
+    let mut a = Memory::new(
+        "cache layer uses redis",
+        Namespace::parse("decisions").expect("ns"),
+        day(1),
+    );
     a.tags = vec!["cache".into(), "infra".into()];
-    let mut b = Memory::new("redis cluster failover learned", Namespace::parse("learnings").expect("ns"), day(10));
+    let mut b = Memory::new(
+        "redis cluster failover learned",
+        Namespace::parse("learnings").expect("ns"),
+        day(10),
+    );
     b.tags = vec!["infra".into()];
-    let mut c = Memory::new("redis was archived", Namespace::parse("learnings").expect("ns"), day(20));
+    let mut c = Memory::new(
+        "redis was archived",
+        Namespace::parse("learnings").expect("ns"),
+        day(20),
+    );
     c.status = Status::Archived;
     for m in [&a, &b, &c] {
         store.insert(m).expect("insert");
@@ -121,15 +177,30 @@ fn tag_time_and_status_filters() {
             .map(|h| h.memory.id)
             .collect()
     };
-    let both_tags = MemoryFilter { tags: vec!["cache".into(), "infra".into()], ..Default::default() };
+    let both_tags = MemoryFilter {
+        tags: vec!["cache".into(), "infra".into()],
+        ..Default::default()
+    };
     assert_eq!(ids(&both_tags), vec![a.id]);
-    let since = MemoryFilter { since: Some(day(5)), until: Some(day(15)), ..Default::default() };
+    let since = MemoryFilter {
+        since: Some(day(5)),
+        until: Some(day(15)),
+        ..Default::default()
+    };
     assert_eq!(ids(&since), vec![b.id]);
-    let active = MemoryFilter { statuses: vec![Status::Active], ..Default::default() };
+    let active = MemoryFilter {
+        statuses: vec![Status::Active],
+        ..Default::default()
+    };
     assert_eq!(ids(&active).len(), 2);
     assert_eq!(ids(&MemoryFilter::default()).len(), 3);
-    let listed = store.list(&MemoryFilter::default(), ListOrder::OldestFirst, Some(2)).expect("list");
-    assert_eq!(listed.iter().map(|m| m.id).collect::<Vec<_>>(), vec![a.id, b.id]);
+    let listed = store
+        .list(&MemoryFilter::default(), ListOrder::OldestFirst, Some(2))
+        .expect("list");
+    assert_eq!(
+        listed.iter().map(|m| m.id).collect::<Vec<_>>(),
+        vec![a.id, b.id]
+    );
 }
 
 #[test]
@@ -141,25 +212,57 @@ fn updates_keep_the_index_in_sync() {
     m.summary = "Use PostgreSQL".into();
     m.content_hash = crate::content::content_hash(&m.content);
     m.tags = vec!["db".into()];
-    m.updated_at = m.updated_at + ChronoDuration::seconds(1);
+    m.updated_at += ChronoDuration::seconds(1);
     assert!(store.update(&m).expect("update"));
-    assert!(store.search_text(&terms(&["mysql"]), &MemoryFilter::default(), 5).expect("s").is_empty());
-    assert_eq!(store.search_text(&terms(&["postgresql"]), &MemoryFilter::default(), 5).expect("s").len(), 1);
-    let tagged = MemoryFilter { tags: vec!["db".into()], ..Default::default() };
-    assert_eq!(store.list(&tagged, ListOrder::NewestFirst, None).expect("list").len(), 1);
+    assert!(
+        store
+            .search_text(&terms(&["mysql"]), &MemoryFilter::default(), 5)
+            .expect("s")
+            .is_empty()
+    );
+    assert_eq!(
+        store
+            .search_text(&terms(&["postgresql"]), &MemoryFilter::default(), 5)
+            .expect("s")
+            .len(),
+        1
+    );
+    let tagged = MemoryFilter {
+        tags: vec!["db".into()],
+        ..Default::default()
+    };
+    assert_eq!(
+        store
+            .list(&tagged, ListOrder::NewestFirst, None)
+            .expect("list")
+            .len(),
+        1
+    );
     // Updating into another live memory's content is refused.
     let other = mem("Use SQLite locally", "decisions");
     store.insert(&other).expect("insert");
     let mut clash = other.clone();
     clash.content = "use postgresql for storage".into();
     clash.content_hash = crate::content::content_hash(&clash.content);
-    assert!(matches!(store.update(&clash), Err(StoreError::Duplicate { existing }) if existing == m.id));
+    assert!(
+        matches!(store.update(&clash), Err(StoreError::Duplicate { existing }) if existing == m.id)
+    );
     // Hard delete removes the row and its index entries.
     assert!(store.delete_hard(&m.id).expect("delete"));
     assert!(!store.delete_hard(&m.id).expect("delete again"));
     assert!(store.get(&m.id).expect("get").is_none());
-    assert!(store.search_text(&terms(&["postgresql"]), &MemoryFilter::default(), 5).expect("s").is_empty());
-    assert!(store.list(&tagged, ListOrder::NewestFirst, None).expect("list").is_empty());
+    assert!(
+        store
+            .search_text(&terms(&["postgresql"]), &MemoryFilter::default(), 5)
+            .expect("s")
+            .is_empty()
+    );
+    assert!(
+        store
+            .list(&tagged, ListOrder::NewestFirst, None)
+            .expect("list")
+            .is_empty()
+    );
 }
 
 #[test]
@@ -192,7 +295,9 @@ fn concurrent_writers_from_threads_lose_nothing() {
                 // Each thread opens its own connection, as separate processes would.
                 let store = SqliteStore::open(&path, Duration::from_secs(10)).expect("open");
                 for i in 0..50 {
-                    store.insert(&mem(&format!("thread {t} memory {i}"), "progress")).expect("insert");
+                    store
+                        .insert(&mem(&format!("thread {t} memory {i}"), "progress"))
+                        .expect("insert");
                 }
             })
         })
@@ -208,7 +313,11 @@ fn concurrent_writers_from_threads_lose_nothing() {
 fn a_file_that_is_not_a_database_is_reported_corrupt() {
     let dir = tempfile::tempdir().expect("tempdir");
     let path = dir.path().join("subcog.db");
-    std::fs::write(&path, b"this is not a sqlite database, just some bytes that fill a header page").expect("write");
+    std::fs::write(
+        &path,
+        b"this is not a sqlite database, just some bytes that fill a header page",
+    )
+    .expect("write");
     let err = SqliteStore::open(&path, Duration::from_secs(1)).expect_err("corrupt");
     assert!(matches!(err, StoreError::Corrupt { .. }), "{err}");
 }
@@ -219,5 +328,8 @@ fn meta_values_persist() {
     assert_eq!(store.meta("project_root").expect("meta"), None);
     store.set_meta("project_root", "/src/app").expect("set");
     store.set_meta("project_root", "/src/app2").expect("set");
-    assert_eq!(store.meta("project_root").expect("meta").as_deref(), Some("/src/app2"));
+    assert_eq!(
+        store.meta("project_root").expect("meta").as_deref(),
+        Some("/src/app2")
+    );
 }

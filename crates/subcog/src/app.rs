@@ -1,0 +1,119 @@
+//! Per-invocation context: reads the environment and the config file (the only place that
+//! does), then wires the library's services.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+
+use anyhow::Context as _;
+use subcog_core::Subcog;
+use subcog_core::clock::SystemClock;
+use subcog_core::config::{self, LoadedConfig};
+use subcog_core::location::{self, DataLocation};
+
+use crate::cli::GlobalArgs;
+use crate::command_error::{CommandError, ErrorKind};
+
+/// What every command gets.
+pub struct App {
+    /// Global options.
+    pub global: GlobalArgs,
+    /// The effective configuration and where each value came from.
+    pub loaded: LoadedConfig,
+    /// The config file that applies (whether or not it exists).
+    pub config_path: Option<PathBuf>,
+    cwd: PathBuf,
+    subcog: OnceLock<Subcog>,
+}
+
+impl App {
+    /// Loads configuration from the file, `SUBCOG_*` variables and flags.
+    pub fn new(global: GlobalArgs) -> Result<Self, CommandError> {
+        let env: Vec<(String, String)> = std::env::vars()
+            .filter(|(k, _)| k.starts_with("SUBCOG_"))
+            .collect();
+        let explicit = global
+            .config
+            .clone()
+            .or_else(|| std::env::var_os("SUBCOG_CONFIG").map(PathBuf::from));
+        let config_path = explicit.clone().or_else(|| {
+            let xdg = std::env::var_os("XDG_CONFIG_HOME").map(PathBuf::from);
+            location::default_config_file(xdg.as_deref())
+        });
+        let text = match &config_path {
+            Some(path) => read_config(path, explicit.is_some())?,
+            None => None,
+        };
+        let cwd = std::env::current_dir()
+            .context("cannot read the current directory")
+            .map_err(CommandError::internal)?;
+        let mut flags = Vec::new();
+        if let Some(dir) = &global.data_dir {
+            flags.push((
+                "storage.data_dir",
+                toml::Value::String(absolute(&cwd, dir).display().to_string()),
+                "--data-dir",
+            ));
+        }
+        let loaded = config::load(
+            text.as_ref()
+                .zip(config_path.as_deref())
+                .map(|(t, p)| (p, t.as_str())),
+            &env,
+            &flags,
+        )?;
+        Ok(App {
+            global,
+            loaded,
+            config_path,
+            cwd,
+            subcog: OnceLock::new(),
+        })
+    }
+
+    /// The data directory in effect.
+    pub fn data_dir(&self) -> Result<PathBuf, CommandError> {
+        let configured = &self.loaded.config.storage.data_dir;
+        if !configured.is_empty() {
+            return Ok(absolute(&self.cwd, Path::new(configured)));
+        }
+        location::default_data_dir().ok_or_else(|| CommandError {
+            kind: ErrorKind::Config,
+            error: anyhow::anyhow!("cannot determine a data directory (no home directory); pass --data-dir or set SUBCOG_DATA_DIR"),
+        })
+    }
+
+    /// The library's services, wired on first use.
+    pub fn subcog(&self) -> Result<&Subcog, CommandError> {
+        if let Some(s) = self.subcog.get() {
+            return Ok(s);
+        }
+        let location = DataLocation::resolve(&self.data_dir()?, &self.cwd);
+        let subcog = Subcog::new(self.loaded.config.clone(), location, Arc::new(SystemClock));
+        Ok(self.subcog.get_or_init(|| subcog))
+    }
+
+    /// Whether `--json` was given.
+    pub fn json(&self) -> bool {
+        self.global.json
+    }
+}
+
+fn read_config(path: &Path, explicit: bool) -> Result<Option<String>, CommandError> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => Ok(Some(text)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound && !explicit => Ok(None),
+        Err(e) => Err(subcog_core::config::ConfigError::Read {
+            path: path.to_path_buf(),
+            source: e,
+        }
+        .into()),
+    }
+}
+
+fn absolute(cwd: &Path, p: &Path) -> PathBuf {
+    if p.is_absolute() {
+        p.to_path_buf()
+    } else {
+        cwd.join(p)
+    }
+}

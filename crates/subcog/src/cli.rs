@@ -1,0 +1,89 @@
+//! The command line: global options and the list of commands. Each command's arguments
+//! live beside its implementation in `commands/`.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+use crate::commands;
+
+/// subcog: persistent memory for AI coding agents.
+///
+/// Captures what a project learns (decisions, learnings, patterns, blockers), keeps it in a
+/// local index per project, and recalls it by keywords, filters and time.
+#[derive(Debug, Parser)]
+#[command(
+    name = "subcog",
+    version,
+    propagate_version = true,
+    max_term_width = 100
+)]
+pub struct Cli {
+    /// Options accepted before or after the command.
+    #[command(flatten)]
+    pub global: GlobalArgs,
+    /// The command to run.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Options every command accepts, before or after its name.
+#[derive(Debug, Clone, Args)]
+pub struct GlobalArgs {
+    /// Data directory (overrides SUBCOG_DATA_DIR and the config file)
+    #[arg(long, global = true, value_name = "DIR")]
+    pub data_dir: Option<PathBuf>,
+    /// Configuration file (default: ~/.config/subcog/config.toml; also SUBCOG_CONFIG)
+    #[arg(long, global = true, value_name = "PATH")]
+    pub config: Option<PathBuf>,
+    /// Print machine-readable JSON
+    #[arg(long, global = true)]
+    pub json: bool,
+    /// More log output on stderr (-v info, -vv debug, -vvv trace; or SUBCOG_LOG)
+    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    pub verbose: u8,
+    /// Only errors on stderr
+    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    pub quiet: bool,
+    /// When to color output
+    #[arg(long, global = true, value_enum, default_value_t = ColorWhen::Auto, value_name = "WHEN")]
+    pub color: ColorWhen,
+}
+
+/// When to use color.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorWhen {
+    /// On a terminal, unless NO_COLOR is set.
+    Auto,
+    /// Always.
+    Always,
+    /// Never.
+    Never,
+}
+
+/// The commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Capture a memory (content from the argument or stdin)
+    Capture(commands::capture::CaptureArgs),
+    /// Recall memories relevant to a query
+    #[command(visible_alias = "search")]
+    Recall(commands::recall::RecallArgs),
+    /// Show one memory with every field
+    Get(commands::get::GetArgs),
+    /// List memories, newest first
+    List(commands::list::ListArgs),
+    /// Change a memory's content, summary, namespace, tags or status
+    Update(commands::update::UpdateArgs),
+    /// Delete memories (soft by default; --hard --yes removes them for good)
+    Delete(commands::delete::DeleteArgs),
+    /// Counts by namespace, tier, domain and status; where the data lives
+    Status(commands::status::StatusArgs),
+    /// Import memories from JSON Lines
+    Import(commands::import::ImportArgs),
+    /// Export memories as JSON Lines (every field)
+    Export(commands::export::ExportArgs),
+    /// Show the effective configuration, the example file, or its path
+    Config(commands::config::ConfigArgs),
+    /// Print shell completions
+    Completions(commands::completions::CompletionsArgs),
+}

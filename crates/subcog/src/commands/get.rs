@@ -1,0 +1,84 @@
+//! `subcog get`
+
+use clap::Args;
+use subcog_core::model::{Memory, MemoryId};
+
+use crate::app::App;
+use crate::command_error::CommandResult;
+use crate::output;
+
+/// Show one memory with every field.
+#[derive(Debug, Args)]
+pub struct GetArgs {
+    /// The memory's id
+    pub id: MemoryId,
+}
+
+/// Runs `get`.
+pub fn run(app: &App, args: GetArgs) -> CommandResult {
+    let memory = app.subcog()?.get(&args.id)?;
+    if app.json() {
+        return output::print_json(&output::memory_json(&memory, None));
+    }
+    output::print(&render(&memory))
+}
+
+fn render(m: &Memory) -> String {
+    let opt = |v: Option<String>| v.unwrap_or_else(|| "-".into());
+    let rows = vec![
+        vec!["id".into(), m.id.to_string()],
+        vec!["summary".into(), m.summary.clone()],
+        vec!["namespace".into(), m.namespace.to_string()],
+        vec!["domain".into(), m.domain.to_string()],
+        vec![
+            "tags".into(),
+            if m.tags.is_empty() {
+                "-".into()
+            } else {
+                m.tags.join(", ")
+            },
+        ],
+        vec!["source".into(), opt(m.source.clone())],
+        vec![
+            "importance".into(),
+            opt(m.importance.map(|i| format!("{i:.2}"))),
+        ],
+        vec!["priority".into(), m.priority.to_string()],
+        vec!["status".into(), m.status.to_string()],
+        vec![
+            "created".into(),
+            format!("{} by {}", m.created_at.to_rfc3339(), m.created_by),
+        ],
+        vec!["updated".into(), m.updated_at.to_rfc3339()],
+        vec![
+            "tier".into(),
+            format!(
+                "{} (retention {:.2}: recency {:.2}, activation {:.2}, importance {:.2}, penalty {:.2})",
+                m.tier,
+                m.retention.overall,
+                m.retention.recency,
+                m.retention.activation,
+                m.retention.importance,
+                m.retention.supersession_penalty
+            ),
+        ],
+        vec![
+            "activations".into(),
+            format!(
+                "{} (last {})",
+                m.activation_count,
+                opt(m.last_accessed.map(|t| t.to_rfc3339()))
+            ),
+        ],
+        vec![
+            "superseded by".into(),
+            opt(m.superseded_by.map(|i| i.to_string())),
+        ],
+        vec!["cluster".into(), opt(m.cluster_id.clone())],
+    ];
+    let mut out = output::table(&rows, &[output::HEADING]);
+    out.push('\n');
+    out.push_str(&m.content);
+    out.push('\n');
+    out
+}

@@ -1,0 +1,64 @@
+//! `subcog import`
+
+use clap::Args;
+use std::io::Read;
+use std::path::PathBuf;
+
+use crate::app::App;
+use crate::command_error::{CommandError, CommandResult};
+use crate::output;
+
+/// Import memories from JSON Lines.
+///
+/// Reads `subcog export` output (every field is kept, ids included) or minimal records
+/// from other tools: one JSON object per line with "content" required and optional
+/// "namespace", "tags", "source", "summary", "created_at" (or "timestamp"), "domain",
+/// "importance", "priority", "status". The whole file is checked before anything is
+/// written; a bad line stops the import with its line number. Duplicates (same id, or the
+/// same content in the same namespace and domain) are skipped.
+#[derive(Debug, Args)]
+pub struct ImportArgs {
+    /// The JSONL file ("-" or absent: stdin)
+    pub file: Option<PathBuf>,
+    /// Report what would be imported without writing
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Accept namespaces in minimal records that are not built in, configured or in use
+    #[arg(long)]
+    pub allow_new_namespace: bool,
+}
+
+/// Runs `import`.
+pub fn run(app: &App, args: ImportArgs) -> CommandResult {
+    let text = match &args.file {
+        Some(path) if path.as_os_str() != "-" => std::fs::read_to_string(path)
+            .map_err(|e| CommandError::user(format!("cannot read {}: {e}", path.display())))?,
+        _ => {
+            let mut text = String::new();
+            std::io::stdin()
+                .lock()
+                .read_to_string(&mut text)
+                .map_err(|e| CommandError::user(format!("cannot read stdin: {e}")))?;
+            text
+        }
+    };
+    let report = app
+        .subcog()?
+        .import(&text, args.dry_run, args.allow_new_namespace)?;
+    if app.json() {
+        return output::print_json(&serde_json::to_value(&report).unwrap_or_default());
+    }
+    let prefix = if report.dry_run {
+        "dry run: would import"
+    } else {
+        "imported"
+    };
+    output::print(&format!(
+        "{prefix} {} of {} records ({} duplicate ids, {} duplicate content skipped; {} redacted)\n",
+        report.imported,
+        report.records,
+        report.duplicate_ids,
+        report.duplicate_content,
+        report.redacted
+    ))
+}

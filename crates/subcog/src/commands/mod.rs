@@ -1,0 +1,36 @@
+//! One file per command: its `Args` (whose doc comments are the `--help`) and its `run`.
+
+pub mod capture;
+pub mod completions;
+pub mod config;
+pub mod delete;
+pub mod export;
+pub mod get;
+pub mod import;
+pub mod list;
+pub mod recall;
+pub mod status;
+pub mod update;
+
+mod filters;
+
+use crate::app::App;
+use crate::cli::Command;
+use crate::command_error::CommandResult;
+
+/// Runs one command.
+pub fn run(app: &App, command: Command) -> CommandResult {
+    match command {
+        Command::Capture(args) => capture::run(app, args),
+        Command::Recall(args) => recall::run(app, args),
+        Command::Get(args) => get::run(app, args),
+        Command::List(args) => list::run(app, args),
+        Command::Update(args) => update::run(app, args),
+        Command::Delete(args) => delete::run(app, args),
+        Command::Status(args) => status::run(app, args),
+        Command::Import(args) => import::run(app, args),
+        Command::Export(args) => export::run(app, args),
+        Command::Config(args) => config::run(app, args),
+        Command::Completions(args) => completions::run(args),
+    }
+}

@@ -1,0 +1,97 @@
+//! `subcog status`
+
+use clap::Args;
+use std::collections::BTreeMap;
+
+use crate::app::App;
+use crate::command_error::CommandResult;
+use crate::output;
+
+/// Counts by namespace, tier, domain and status; where the data lives; schema version.
+#[derive(Debug, Args)]
+pub struct StatusArgs {}
+
+/// Runs `status`.
+pub fn run(app: &App, _args: StatusArgs) -> CommandResult {
+    let report = app.subcog()?.status()?;
+    if app.json() {
+        let scopes: Vec<serde_json::Value> = report
+            .scopes
+            .iter()
+            .map(|s| {
+                serde_json::json!({
+                    "scope": s.scope.as_str(),
+                    "path": s.path,
+                    "exists": s.stats.is_some(),
+                    "total": s.stats.as_ref().map(|st| st.total).unwrap_or(0),
+                    "schema_version": s.stats.as_ref().map(|st| st.schema_version),
+                    "size_bytes": s.stats.as_ref().map(|st| st.size_bytes).unwrap_or(0),
+                })
+            })
+            .collect();
+        return output::print_json(&serde_json::json!({
+            "data_dir": report.data_dir,
+            "project_root": report.project_root,
+            "schema_version": report.schema_version,
+            "semantic": report.semantic,
+            "scopes": scopes,
+            "by_namespace": report.by_namespace,
+            "by_tier": report.by_tier,
+            "by_domain": report.by_domain,
+            "by_status": report.by_status,
+        }));
+    }
+    let mut out = String::new();
+    let mut rows = vec![
+        vec!["project".into(), report.project_root.display().to_string()],
+        vec!["data dir".into(), report.data_dir.display().to_string()],
+        vec![
+            "schema".into(),
+            format!("version {}", report.schema_version),
+        ],
+        vec![
+            "recall".into(),
+            if report.semantic {
+                "semantic + keyword".into()
+            } else {
+                "keyword only (no embedding model installed)".into()
+            },
+        ],
+    ];
+    for s in &report.scopes {
+        let what = match &s.stats {
+            Some(st) => format!(
+                "{} memories, {} KiB  {}",
+                st.total,
+                st.size_bytes.div_ceil(1024),
+                s.path.display()
+            ),
+            None => format!("empty  {}", s.path.display()),
+        };
+        rows.push(vec![format!("{} store", s.scope.as_str()), what]);
+    }
+    out.push_str(&output::table(&rows, &[output::HEADING]));
+    for (title, counts) in [
+        ("namespaces", &report.by_namespace),
+        ("tiers", &report.by_tier),
+        ("domains", &report.by_domain),
+        ("statuses", &report.by_status),
+    ] {
+        out.push('\n');
+        out.push_str(&output::paint(output::HEADING, title));
+        out.push('\n');
+        out.push_str(&counts_table(counts));
+    }
+    output::print(&out)
+}
+
+fn counts_table(counts: &BTreeMap<String, u64>) -> String {
+    if counts.is_empty() {
+        return "  (none)\n".into();
+    }
+    let rows: Vec<Vec<String>> = counts
+        .iter()
+        .map(|(k, v)| vec![format!("  {k}"), v.to_string()])
+        .collect();
+    output::table(&rows, &[])
+}

@@ -1,0 +1,92 @@
+//! `subcog update`
+
+use clap::Args;
+use subcog_core::manage::UpdateRequest;
+use subcog_core::model::{MemoryId, Priority, Status};
+
+use crate::app::App;
+use crate::command_error::{CommandError, CommandResult};
+use crate::output;
+
+/// Change a memory. Only the fields given change; updated_at is set to now.
+#[derive(Debug, Args)]
+pub struct UpdateArgs {
+    /// The memory's id
+    pub id: MemoryId,
+    /// New content (secrets are redacted as at capture)
+    #[arg(long)]
+    pub content: Option<String>,
+    /// New one-line summary ("" derives it from the content)
+    #[arg(long)]
+    pub summary: Option<String>,
+    /// New namespace
+    #[arg(short = 'n', long, value_name = "NS")]
+    pub namespace: Option<String>,
+    /// Replace all tags (repeat or comma-separate)
+    #[arg(short = 't', long = "tag", value_name = "TAG", value_delimiter = ',')]
+    pub tags: Option<Vec<String>>,
+    /// Add tags
+    #[arg(long = "add-tag", value_name = "TAG", value_delimiter = ',')]
+    pub add_tags: Vec<String>,
+    /// Remove tags
+    #[arg(long = "remove-tag", value_name = "TAG", value_delimiter = ',')]
+    pub remove_tags: Vec<String>,
+    /// New source
+    #[arg(long)]
+    pub source: Option<String>,
+    /// New importance (0.0 to 1.0)
+    #[arg(long)]
+    pub importance: Option<f32>,
+    /// New priority: normal or critical
+    #[arg(long)]
+    pub priority: Option<Priority>,
+    /// New status: active, superseded, archived, deleted
+    #[arg(long)]
+    pub status: Option<Status>,
+    /// Accept a namespace that is not built in, configured or in use
+    #[arg(long)]
+    pub allow_new_namespace: bool,
+}
+
+/// Runs `update`.
+pub fn run(app: &App, args: UpdateArgs) -> CommandResult {
+    let nothing = args.content.is_none()
+        && args.summary.is_none()
+        && args.namespace.is_none()
+        && args.tags.is_none()
+        && args.add_tags.is_empty()
+        && args.remove_tags.is_empty()
+        && args.source.is_none()
+        && args.importance.is_none()
+        && args.priority.is_none()
+        && args.status.is_none();
+    if nothing {
+        return Err(CommandError::user(
+            "nothing to update: pass at least one field to change (see --help)",
+        ));
+    }
+    let memory = app.subcog()?.update(
+        &args.id,
+        UpdateRequest {
+            content: args.content,
+            summary: args.summary,
+            namespace: args.namespace,
+            tags: args.tags,
+            add_tags: args.add_tags,
+            remove_tags: args.remove_tags,
+            source: args.source,
+            importance: args.importance,
+            priority: args.priority,
+            status: args.status,
+            allow_new_namespace: args.allow_new_namespace,
+        },
+    )?;
+    if app.json() {
+        return output::print_json(&output::memory_json(&memory, None));
+    }
+    output::print(&format!(
+        "updated {}: {}\n",
+        output::paint(output::HEADING, &memory.id.to_string()),
+        memory.summary
+    ))
+}

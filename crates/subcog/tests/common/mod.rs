@@ -1,0 +1,146 @@
+//! The one test environment: a temp HOME, config dir, data dir and a git-looking project
+//! directory, and a runner for the real `subcog` binary inside it.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+/// Path of the binary under test.
+pub fn bin() -> &'static str {
+    env!("CARGO_BIN_EXE_subcog")
+}
+
+/// An isolated environment; everything lives in one temp dir removed on drop.
+pub struct TestEnv {
+    pub root: tempfile::TempDir,
+    pub home: PathBuf,
+    pub data: PathBuf,
+    pub project: PathBuf,
+}
+
+/// What one run produced.
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Run {
+    /// Parses stdout as JSON.
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.stdout).unwrap_or_else(|e| {
+            panic!(
+                "stdout is not JSON ({e}):\n{}\nstderr:\n{}",
+                self.stdout, self.stderr
+            )
+        })
+    }
+
+    /// Asserts success and returns self.
+    #[track_caller]
+    pub fn ok(self) -> Self {
+        assert_eq!(
+            self.code, 0,
+            "expected success\nstdout:\n{}\nstderr:\n{}",
+            self.stdout, self.stderr
+        );
+        self
+    }
+
+    /// Asserts failure with this exit code and a one-line error on stderr.
+    #[track_caller]
+    pub fn fails_with(self, code: i32) -> Self {
+        assert_eq!(
+            self.code, code,
+            "exit code\nstdout:\n{}\nstderr:\n{}",
+            self.stdout, self.stderr
+        );
+        let errors: Vec<&str> = self
+            .stderr
+            .lines()
+            .filter(|l| l.starts_with("error:"))
+            .collect();
+        assert_eq!(errors.len(), 1, "one error line expected:\n{}", self.stderr);
+        self
+    }
+}
+
+impl TestEnv {
+    pub fn new() -> Self {
+        let root = tempfile::tempdir().expect("tempdir");
+        let home = root.path().join("home");
+        let data = root.path().join("data");
+        let project = root.path().join("project");
+        std::fs::create_dir_all(home.join(".config")).expect("home");
+        std::fs::create_dir_all(project.join(".git")).expect("project");
+        TestEnv {
+            root,
+            home,
+            data,
+            project,
+        }
+    }
+
+    /// A command for the binary with the environment set up (data dir via SUBCOG_DATA_DIR).
+    pub fn command(&self, args: &[&str]) -> Command {
+        let mut cmd = Command::new(bin());
+        cmd.args(args)
+            .current_dir(&self.project)
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", &self.home)
+            .env("XDG_CONFIG_HOME", self.home.join(".config"))
+            .env("XDG_DATA_HOME", self.home.join(".local/share"))
+            .env("SUBCOG_DATA_DIR", &self.data)
+            .stdin(Stdio::null());
+        cmd
+    }
+
+    /// Runs the binary to completion.
+    pub fn run(&self, args: &[&str]) -> Run {
+        to_run(self.command(args).output().expect("spawn subcog"))
+    }
+
+    /// Runs the binary with `input` on stdin.
+    pub fn run_stdin(&self, args: &[&str], input: &str) -> Run {
+        use std::io::Write;
+        let mut child = self
+            .command(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn subcog");
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(input.as_bytes())
+            .expect("write stdin");
+        to_run(child.wait_with_output().expect("wait"))
+    }
+
+    /// Captures and returns the new memory's id.
+    pub fn capture(&self, ns: &str, content: &str) -> String {
+        let out = self
+            .run(&["capture", "--json", "-n", ns, content])
+            .ok()
+            .json();
+        out["id"].as_str().expect("id").to_string()
+    }
+
+    /// Writes the user config file.
+    pub fn write_config(&self, text: &str) -> PathBuf {
+        let path = self.home.join(".config/subcog/config.toml");
+        std::fs::create_dir_all(path.parent().unwrap_or(Path::new("/"))).expect("config dir");
+        std::fs::write(&path, text).expect("write config");
+        path
+    }
+}
+
+pub fn to_run(out: Output) -> Run {
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}

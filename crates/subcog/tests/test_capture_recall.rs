@@ -1,0 +1,324 @@
+use crate::common::TestEnv;
+
+#[test]
+fn capture_then_recall_returns_id_namespace_score_and_timestamps() {
+    let env = TestEnv::new();
+    let captured = env
+        .run(&[
+            "capture",
+            "-n",
+            "decisions",
+            "Use PostgreSQL for primary storage",
+        ])
+        .ok();
+    assert!(
+        captured.stdout.starts_with("captured "),
+        "{}",
+        captured.stdout
+    );
+
+    let out = env.run(&["recall", "postgres", "--json"]).ok().json();
+    assert_eq!(out["semantic"], false);
+    assert_eq!(out["count"], 1);
+    let hit = &out["results"][0];
+    assert_eq!(hit["content"], "Use PostgreSQL for primary storage");
+    assert_eq!(hit["namespace"], "decisions");
+    assert_eq!(hit["id"].as_str().map(str::len), Some(26));
+    assert!(hit["score"].as_f64().is_some_and(|s| s > 0.0), "{hit}");
+    for field in ["created_at", "updated_at"] {
+        let ts = hit[field].as_str().expect("timestamp");
+        assert!(
+            chrono::DateTime::parse_from_rfc3339(ts).is_ok(),
+            "{field}: {ts}"
+        );
+    }
+    // Human output: aligned row with the id, and the keyword-only notice on stderr.
+    let human = env.run(&["search", "postgres"]).ok();
+    assert!(human.stdout.contains(hit["id"].as_str().unwrap_or("?")));
+    assert!(human.stderr.contains("keyword recall only"));
+    assert!(
+        !human.stdout.contains('\u{1b}'),
+        "no color codes when piped"
+    );
+}
+
+#[test]
+fn recall_ranks_and_filters_before_limit() {
+    let env = TestEnv::new();
+    let wanted = env.capture("decisions", "Cache sessions in Redis with a 1h TTL");
+    for i in 0..12 {
+        env.capture(
+            "learnings",
+            &format!("redis note {i}: redis redis eviction tuning"),
+        );
+    }
+    let all = env
+        .run(&["recall", "redis", "--limit", "5", "--json"])
+        .ok()
+        .json();
+    assert_eq!(all["count"], 5);
+    let filtered = env
+        .run(&["recall", "redis", "-n", "decisions", "--json"])
+        .ok()
+        .json();
+    assert_eq!(filtered["count"], 1);
+    assert_eq!(filtered["results"][0]["id"], wanted.as_str());
+    let none = env.run(&["recall", "kubernetes", "--json"]).ok().json();
+    assert_eq!(none["count"], 0);
+}
+
+#[test]
+fn capture_reads_stdin_and_keeps_all_fields() {
+    let env = TestEnv::new();
+    let out = env
+        .run_stdin(
+            &[
+                "capture",
+                "-",
+                "-n",
+                "patterns",
+                "-t",
+                "Rust,errors",
+                "--tag",
+                "cli",
+                "--summary",
+                "One error type at the boundary",
+                "--importance",
+                "0.8",
+                "--source",
+                "STYLE.md",
+                "--at",
+                "2023-05-08 14:30",
+                "--priority",
+                "critical",
+                "--json",
+            ],
+            "Convert library errors once, in a From impl,\nand pick the exit code from the kind.\n",
+        )
+        .ok()
+        .json();
+    let m = &out["memory"];
+    assert_eq!(out["duplicate"], false);
+    assert_eq!(
+        m["content"],
+        "Convert library errors once, in a From impl,\nand pick the exit code from the kind."
+    );
+    assert_eq!(m["summary"], "One error type at the boundary");
+    assert_eq!(m["tags"], serde_json::json!(["rust", "errors", "cli"]));
+    assert_eq!(
+        m["importance"].as_f64().map(|v| (v * 10.0).round()),
+        Some(8.0)
+    );
+    assert_eq!(m["source"], "STYLE.md");
+    assert_eq!(m["priority"], "critical");
+    assert_eq!(m["created_at"], "2023-05-08T14:30:00Z");
+    assert_eq!(m["created_by"], "user");
+    // Tag filter and time filter find it.
+    let hits = env
+        .run(&[
+            "recall",
+            "exit code",
+            "-t",
+            "rust",
+            "--since",
+            "2023-05-01",
+            "--until",
+            "2023-06-01",
+            "--json",
+        ])
+        .ok()
+        .json();
+    assert_eq!(hits["count"], 1);
+    let later = env
+        .run(&["recall", "exit code", "--since", "2024-01-01", "--json"])
+        .ok()
+        .json();
+    assert_eq!(later["count"], 0);
+}
+
+#[test]
+fn duplicate_capture_returns_the_existing_id() {
+    let env = TestEnv::new();
+    let first = env.capture("decisions", "Use PostgreSQL for primary storage");
+    let again = env
+        .run(&[
+            "capture",
+            "--json",
+            "-n",
+            "decisions",
+            "  use postgresql   FOR primary storage ",
+        ])
+        .ok()
+        .json();
+    assert_eq!(again["duplicate"], true);
+    assert_eq!(again["id"], first.as_str());
+    let human = env
+        .run(&[
+            "capture",
+            "-n",
+            "decisions",
+            "Use PostgreSQL for primary storage",
+        ])
+        .ok();
+    assert!(
+        human.stdout.starts_with("already stored as"),
+        "{}",
+        human.stdout
+    );
+    // Another namespace is another memory.
+    let other = env.capture("learnings", "Use PostgreSQL for primary storage");
+    assert_ne!(other, first);
+    let listed = env.run(&["list", "--json"]).ok().json();
+    assert_eq!(listed.as_array().map(Vec::len), Some(2));
+}
+
+#[test]
+fn secrets_are_redacted_at_capture() {
+    let env = TestEnv::new();
+    let key = "sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_xyz";
+    let out = env
+        .run(&[
+            "capture",
+            "--json",
+            "-n",
+            "learnings",
+            &format!("Claude key is {key} keep it safe"),
+        ])
+        .ok();
+    assert!(
+        out.stderr
+            .contains("redacted secrets before storing: 1 anthropic_key"),
+        "{}",
+        out.stderr
+    );
+    assert!(!out.stderr.contains(key) && !out.stdout.contains(key));
+    let id = out.json()["id"].as_str().expect("id").to_string();
+    let stored = env.run(&["get", &id, "--json"]).ok().json();
+    assert_eq!(
+        stored["content"],
+        "Claude key is [REDACTED:anthropic_key] keep it safe"
+    );
+    // The raw database file never saw the key either.
+    let mut found_in_files = false;
+    for entry in walk(&env.data) {
+        let bytes = std::fs::read(&entry).expect("read");
+        if bytes.windows(key.len()).any(|w| w == key.as_bytes()) {
+            found_in_files = true;
+        }
+    }
+    assert!(
+        !found_in_files,
+        "the secret reached a file under the data dir"
+    );
+
+    // --on-secret block refuses and stores nothing.
+    let blocked = env
+        .run(&[
+            "capture",
+            "-n",
+            "learnings",
+            "--on-secret",
+            "block",
+            "token ghp_abcdefghijklmnopqrstuvwxyz0123456789AB",
+        ])
+        .fails_with(2);
+    assert!(
+        blocked.stderr.contains("github_token"),
+        "{}",
+        blocked.stderr
+    );
+    assert!(!blocked.stderr.contains("ghp_abc"));
+    let listed = env.run(&["list", "--json"]).ok().json();
+    assert_eq!(listed.as_array().map(Vec::len), Some(1));
+}
+
+#[test]
+fn user_memories_are_recalled_from_any_project() {
+    let env = TestEnv::new();
+    env.run(&[
+        "capture",
+        "-n",
+        "learnings",
+        "--domain",
+        "user",
+        "Prefer ripgrep over grep for code search",
+    ])
+    .ok();
+    let elsewhere = env.root.path().join("other-project");
+    std::fs::create_dir_all(&elsewhere).expect("dir");
+    let out = env
+        .command(&["recall", "ripgrep", "--json"])
+        .current_dir(&elsewhere)
+        .output()
+        .expect("run");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(v["count"], 1);
+    assert_eq!(v["results"][0]["domain"], "user");
+    // Project memories stay in their project.
+    env.capture("decisions", "Project-only decision about ripgrep flags");
+    let out = env
+        .command(&["recall", "ripgrep", "--json"])
+        .current_dir(&elsewhere)
+        .output()
+        .expect("run");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(v["count"], 1);
+    let domain_only = env
+        .run(&["recall", "ripgrep", "--domain", "project", "--json"])
+        .ok()
+        .json();
+    assert_eq!(domain_only["count"], 1);
+    assert_eq!(domain_only["results"][0]["domain"], "project");
+}
+
+#[test]
+fn subdirectories_share_the_project_store() {
+    let env = TestEnv::new();
+    env.capture("decisions", "Adopt trunk-based development");
+    let sub = env.project.join("src/deep");
+    std::fs::create_dir_all(&sub).expect("dir");
+    let out = env
+        .command(&["recall", "trunk", "--json"])
+        .current_dir(&sub)
+        .output()
+        .expect("run");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(v["count"], 1);
+}
+
+#[test]
+fn non_english_content_is_searchable() {
+    let env = TestEnv::new();
+    env.capture(
+        "learnings",
+        "Die Datenbank läuft auf PostgreSQL; café naïve",
+    );
+    env.capture("learnings", "東京 チーム は Rust を 使う");
+    assert_eq!(
+        env.run(&["recall", "datenbank", "--json"]).ok().json()["count"],
+        1
+    );
+    assert_eq!(
+        env.run(&["recall", "cafe", "--json"]).ok().json()["count"],
+        1
+    );
+    assert_eq!(
+        env.run(&["recall", "東京", "--json"]).ok().json()["count"],
+        1
+    );
+}
+
+pub fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                out.extend(walk(&p));
+            } else {
+                out.push(p);
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,148 @@
+use crate::common::TestEnv;
+
+#[test]
+fn export_then_import_into_an_empty_store_reproduces_every_field() {
+    let src = TestEnv::new();
+    src.run(&[
+        "capture",
+        "-n",
+        "decisions",
+        "-t",
+        "db,infra",
+        "--summary",
+        "Postgres",
+        "--importance",
+        "0.7",
+        "--source",
+        "ADR-1",
+        "--priority",
+        "critical",
+        "--at",
+        "2023-05-08T14:30:00.123456Z",
+        "Use PostgreSQL for primary storage",
+    ])
+    .ok();
+    let del = src.capture("learnings", "A soft-deleted learning");
+    src.run(&["delete", &del]).ok();
+    src.run(&[
+        "capture",
+        "-n",
+        "team",
+        "--allow-new-namespace",
+        "Custom namespace memory",
+    ])
+    .ok();
+    src.run(&[
+        "capture",
+        "-n",
+        "patterns",
+        "--domain",
+        "user",
+        "User-wide pattern",
+    ])
+    .ok();
+    let upd = src.capture("blockers", "CI is flaky");
+    src.run(&["update", &upd, "--status", "archived"]).ok();
+
+    let exported = src.run(&["export"]).ok().stdout;
+    assert_eq!(exported.lines().count(), 5);
+
+    let dst = TestEnv::new();
+    let file = dst.root.path().join("dump.jsonl");
+    std::fs::write(&file, &exported).expect("write");
+    let dry = dst
+        .run(&[
+            "import",
+            file.to_str().expect("utf8"),
+            "--dry-run",
+            "--json",
+        ])
+        .ok()
+        .json();
+    assert_eq!(dry["imported"], 5);
+    assert_eq!(dry["dry_run"], true);
+    assert!(!dst.data.exists(), "a dry run created files");
+    let report = dst
+        .run(&["import", file.to_str().expect("utf8"), "--json"])
+        .ok()
+        .json();
+    assert_eq!(report["imported"], 5);
+    let again = dst.run(&["export"]).ok().stdout;
+    assert_eq!(
+        parse(&again),
+        parse(&exported),
+        "every field survives the round trip"
+    );
+
+    // Importing the same file again skips everything.
+    let twice = dst
+        .run(&["import", file.to_str().expect("utf8"), "--json"])
+        .ok()
+        .json();
+    assert_eq!(twice["imported"], 0);
+    assert_eq!(twice["duplicate_ids"], 5);
+}
+
+#[test]
+fn export_to_a_file_and_filters() {
+    let env = TestEnv::new();
+    env.capture("decisions", "d1");
+    env.capture("learnings", "l1");
+    let out = env.root.path().join("out.jsonl");
+    env.run(&[
+        "export",
+        "-o",
+        out.to_str().expect("utf8"),
+        "-n",
+        "decisions",
+    ])
+    .ok();
+    let text = std::fs::read_to_string(&out).expect("read");
+    assert_eq!(text.lines().count(), 1);
+    assert!(text.contains("\"d1\""));
+}
+
+#[test]
+fn minimal_records_from_other_tools() {
+    let env = TestEnv::new();
+    let input = concat!(
+        "{\"content\":\"Caroline went to the support group yesterday\",\"timestamp\":\"2023-05-08 13:56\",\"tags\":[\"conv-26\"],\"source\":\"D1:3\"}\n",
+        "{\"content\":\"Deploys happen on Tuesdays\",\"namespace\":\"progress\",\"created_at\":\"2023-06-01\"}\n",
+        "\n",
+        "{\"content\":\"key sk-proj-abcdefghijklmnopqrstuvwxyz0123\",\"namespace\":\"learnings\"}\n",
+        "{\"content\":\"deploys happen on tuesdays\",\"namespace\":\"progress\"}\n",
+    );
+    let report = env.run_stdin(&["import", "--json"], input).ok().json();
+    assert_eq!(report["records"], 4);
+    assert_eq!(report["imported"], 3);
+    assert_eq!(report["duplicate_content"], 1);
+    assert_eq!(report["redacted"], 1);
+    let hits = env.run(&["recall", "support group", "--json"]).ok().json();
+    let m = &hits["results"][0];
+    assert_eq!(m["namespace"], "context");
+    assert_eq!(m["created_at"], "2023-05-08T13:56:00Z");
+    assert_eq!(m["source"], "D1:3");
+    assert_eq!(m["created_by"], "import");
+    let key = env.run(&["recall", "key", "--json"]).ok().json();
+    assert_eq!(key["results"][0]["content"], "key [REDACTED:openai_key]");
+    // Unknown namespaces in minimal records need permission.
+    env.run_stdin(
+        &["import"],
+        "{\"content\":\"x\",\"namespace\":\"brand-new\"}\n",
+    )
+    .fails_with(2);
+    env.run_stdin(
+        &["import", "--allow-new-namespace"],
+        "{\"content\":\"x\",\"namespace\":\"brand-new\"}\n",
+    )
+    .ok();
+}
+
+fn parse(text: &str) -> Vec<serde_json::Value> {
+    let mut v: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json line"))
+        .collect();
+    v.sort_by_key(|m| m["id"].as_str().unwrap_or_default().to_string());
+    v
+}
