@@ -115,3 +115,25 @@ mod tests {
         assert!(derive_summary(&cjk).chars().count() <= SUMMARY_MAX_CHARS);
     }
 }
+
+#[cfg(test)]
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn summaries_are_one_bounded_line(text in "\\PC{0,400}") {
+            let s = derive_summary(&text);
+            prop_assert!(s.chars().count() <= SUMMARY_MAX_CHARS);
+            prop_assert!(!s.contains('\n'));
+        }
+
+        #[test]
+        fn hash_ignores_case_and_whitespace(words in proptest::collection::vec("[a-zA-Z0-9]{1,8}", 1..10)) {
+            let spaced = words.join("   ");
+            let upper = words.join(" ").to_uppercase();
+            prop_assert_eq!(content_hash(&spaced), content_hash(&upper));
+        }
+    }
+}

@@ -391,3 +391,26 @@ mod tests {
         assert!("maybe".parse::<SecretPolicy>().is_err());
     }
 }
+
+#[cfg(test)]
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn redaction_is_idempotent_on_any_text(text in "\\PC{0,300}", emails in any::<bool>()) {
+            let once = redact(&text, emails);
+            let twice = redact(&once.text, emails);
+            prop_assert_eq!(&once.text, &twice.text);
+            prop_assert!(!twice.found_any());
+        }
+
+        #[test]
+        fn embedded_keys_never_survive(prefix in "[a-z ]{0,20}", key in "[A-Za-z0-9]{24,40}", suffix in "[a-z ]{0,20}") {
+            let text = format!("{prefix} sk-ant-api03-{key} {suffix}");
+            let r = redact(&text, false);
+            prop_assert!(!r.text.contains(&key));
+        }
+    }
+}

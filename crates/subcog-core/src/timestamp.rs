@@ -97,3 +97,17 @@ mod tests {
         assert!(parse_instant("2023-13-40").is_err());
     }
 }
+
+#[cfg(test)]
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn storage_form_round_trips(secs in 0i64..32_503_680_000, nanos in 0u32..1_000_000_000) {
+            let ts = canonical(DateTime::from_timestamp(secs, nanos).unwrap_or_default());
+            prop_assert_eq!(from_storage(&to_storage(ts)), Some(ts));
+        }
+    }
+}

@@ -227,6 +227,51 @@ impl SqliteStore {
         Ok(out)
     }
 
+    /// Runs a ranked search. With `candidates`, FTS ranks alone and only that many rows are
+    /// joined and filtered; without, every match is filtered before ranking. Returns the
+    /// results, best first.
+    fn ranked(
+        &self,
+        expression: &str,
+        filter: &MemoryFilter,
+        candidates: Option<usize>,
+        limit: usize,
+    ) -> Result<Vec<ScoredMemory>, StoreError> {
+        let (clause, filter_params) = rows::filter_sql(filter);
+        let inner_limit = if candidates.is_some() { "LIMIT ?" } else { "" };
+        let sql = format!(
+            "SELECT {cols}, r.rank FROM (
+                 SELECT rowid AS seq, bm25(memories_fts, {BM25_WEIGHTS}) AS rank
+                 FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rank {inner_limit}
+             ) r JOIN memories m ON m.seq = r.seq
+             WHERE {clause}
+             ORDER BY r.rank LIMIT ?",
+            cols = rows::select_list("m")
+        );
+        let to_i64 = |n: usize| Value::Integer(i64::try_from(n).unwrap_or(i64::MAX));
+        let mut params = vec![Value::Text(expression.to_string())];
+        if let Some(c) = candidates {
+            params.push(to_i64(c));
+        }
+        params.extend(filter_params);
+        params.push(to_i64(limit));
+        let conn = self.lock()?;
+        let mut stmt = conn.prepare_cached(&sql).map_err(|e| self.err(e))?;
+        let mut rows_iter = stmt
+            .query(params_from_iter(params))
+            .map_err(|e| self.err(e))?;
+        let mut out = Vec::new();
+        while let Some(row) = rows_iter.next().map_err(|e| self.err(e))? {
+            let memory = rows::from_row(&self.label, row)?;
+            let rank: f64 = row.get(rows::COLUMNS.len()).map_err(|e| self.err(e))?;
+            out.push(ScoredMemory {
+                memory,
+                score: -rank,
+            });
+        }
+        Ok(out)
+    }
+
     fn size_on_disk(&self) -> u64 {
         ["", "-wal", "-shm"]
             .iter()
@@ -372,32 +417,18 @@ impl Store for SqliteStore {
         if terms.is_empty() || limit == 0 {
             return Ok(Vec::new());
         }
-        let (clause, filter_params) = rows::filter_sql(filter);
-        let sql = format!(
-            "SELECT {}, bm25(memories_fts, {BM25_WEIGHTS}) AS rank
-             FROM memories_fts JOIN memories m ON m.seq = memories_fts.rowid
-             WHERE memories_fts MATCH ? AND {clause}
-             ORDER BY rank LIMIT ?",
-            rows::select_list("m")
-        );
-        let mut params = vec![Value::Text(rows::match_expression(terms))];
-        params.extend(filter_params);
-        params.push(Value::Integer(i64::try_from(limit).unwrap_or(i64::MAX)));
-        let conn = self.lock()?;
-        let mut stmt = conn.prepare_cached(&sql).map_err(|e| self.err(e))?;
-        let mut rows_iter = stmt
-            .query(params_from_iter(params))
-            .map_err(|e| self.err(e))?;
-        let mut out = Vec::new();
-        while let Some(row) = rows_iter.next().map_err(|e| self.err(e))? {
-            let memory = rows::from_row(&self.label, row)?;
-            let rank: f64 = row.get(rows::COLUMNS.len()).map_err(|e| self.err(e))?;
-            out.push(ScoredMemory {
-                memory,
-                score: -rank,
-            });
+        let expression = rows::match_expression(terms);
+        // Fast path: rank inside FTS alone, then join a few candidates and filter. Exact
+        // whenever enough candidates survive the filter; otherwise fall back to one query
+        // that filters every match before taking the top `limit`.
+        let candidates = limit.saturating_mul(3).saturating_add(20);
+        let fast = self.ranked(&expression, filter, Some(candidates), limit)?;
+        if fast.len() >= limit {
+            return Ok(fast);
         }
-        Ok(out)
+        // Few results: either few matches (the full query is cheap too) or a filter that
+        // removed most candidates (only the full query is exact).
+        self.ranked(&expression, filter, None, limit)
     }
 
     fn namespaces(&self) -> Result<Vec<String>, StoreError> {

@@ -333,3 +333,37 @@ fn meta_values_persist() {
         Some("/src/app2")
     );
 }
+
+#[test]
+fn ranking_is_exact_when_the_filter_drops_top_candidates() {
+    let (_dir, store) = store();
+    // Best matches repeat the term most; the best half are in another namespace.
+    let mut expected = Vec::new();
+    for i in 0..60 {
+        let reps = 60 - i;
+        let ns = if i % 2 == 0 { "learnings" } else { "decisions" };
+        let m = mem(&format!("{} filler {i}", "kafka ".repeat(reps)), ns);
+        if ns == "decisions" {
+            expected.push(m.id);
+        }
+        store.insert(&m).expect("insert");
+    }
+    let filter = MemoryFilter {
+        namespaces: vec![Namespace::parse("decisions").expect("ns")],
+        ..Default::default()
+    };
+    for limit in [1, 5, 10, 25] {
+        let got: Vec<MemoryId> = store
+            .search_text(&terms(&["kafka"]), &filter, limit)
+            .expect("search")
+            .into_iter()
+            .map(|h| h.memory.id)
+            .collect();
+        assert_eq!(got, expected[..limit].to_vec(), "limit {limit}");
+    }
+    let unfiltered = store
+        .search_text(&terms(&["kafka"]), &MemoryFilter::default(), 60)
+        .expect("search");
+    assert_eq!(unfiltered.len(), 60);
+    assert!(unfiltered.windows(2).all(|w| w[0].score >= w[1].score));
+}
