@@ -18,9 +18,7 @@ fn main() {
         let Some(stem) = name.strip_suffix(".sql") else {
             continue;
         };
-        let (num, label) = stem
-            .split_once('_')
-            .expect("migration named NNNN_label.sql");
+        let (num, label) = stem.split_once('_').expect("migration named NNNN_label.sql");
         let version: u32 = num.parse().expect("migration number");
         println!("cargo:rerun-if-changed={}", path.display());
         files.push((version, label.to_string(), path.display().to_string()));
@@ -37,8 +35,7 @@ fn main() {
         "/// Embedded migrations: (version, label, SQL).\npub(crate) const MIGRATIONS: &[(u32, &str, &str)] = &[\n",
     );
     for (version, label, path) in &files {
-        writeln!(out, "    ({version}, {label:?}, include_str!({path:?})),")
-            .expect("write to string");
+        writeln!(out, "    ({version}, {label:?}, include_str!({path:?})),").expect("write to string");
     }
     out.push_str("];\n");
     let dest = Path::new(&env::var("OUT_DIR").expect("OUT_DIR set")).join("migrations.rs");

@@ -34,17 +34,10 @@ fn bench(c: &mut Criterion) {
             .current_dir(&project)
             .output()
             .expect("run subcog");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         out.stdout.len()
     };
-    assert!(
-        run(&["recall", "postgres latency", "-q"]) > 0,
-        "recall found nothing"
-    );
+    assert!(run(&["recall", "postgres latency", "-q"]) > 0, "recall found nothing");
     c.bench_function("process/recall_10k", |b| {
         b.iter(|| run(&["recall", "postgres latency", "-q"]))
     });

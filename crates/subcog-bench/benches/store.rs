@@ -23,9 +23,7 @@ fn bench(c: &mut Criterion) {
                 i += 1;
                 let out = subcog
                     .capture(CaptureRequest {
-                        content: format!(
-                            "Benchmark capture {i}: the cache layer now uses Redis streams"
-                        ),
+                        content: format!("Benchmark capture {i}: the cache layer now uses Redis streams"),
                         namespace: "learnings".into(),
                         ..Default::default()
                     })

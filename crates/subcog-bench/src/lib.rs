@@ -58,14 +58,7 @@ const DETAILS: &[&str] = &[
     "until the migration is finished",
     "as agreed in the architecture review",
 ];
-const NAMESPACES: &[&str] = &[
-    "decisions",
-    "learnings",
-    "patterns",
-    "blockers",
-    "progress",
-    "context",
-];
+const NAMESPACES: &[&str] = &["decisions", "learnings", "patterns", "blockers", "progress", "context"];
 
 /// Realistic queries for recall benchmarks.
 pub const QUERIES: &[&str] = &[
@@ -112,7 +105,7 @@ pub fn populated(data_dir: &Path, n: usize) -> Subcog {
         let memories: Vec<Memory> = (0..n).map(memory).collect();
         if let Ok(store) = subcog.store_for_write(ScopeKind::Project) {
             for chunk in memories.chunks(5_000) {
-                let _ = store.insert_many(chunk, false);
+                let _ = store.insert_many(chunk, None, false);
             }
         }
     }

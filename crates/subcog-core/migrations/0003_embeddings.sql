@@ -1,7 +1,10 @@
 -- Embedding vectors, one per memory, with the model and dimension that produced them so
--- vectors of different models are never compared.
+-- vectors of different models are never compared. `seq` only grows (AUTOINCREMENT), so
+-- (count, max(seq)) changes whenever any vector is added, replaced or removed: readers use
+-- it to know when a cached index is stale.
 CREATE TABLE memory_embeddings (
-    memory_id TEXT PRIMARY KEY REFERENCES memories(id) ON DELETE CASCADE,
+    seq       INTEGER PRIMARY KEY AUTOINCREMENT,
+    memory_id TEXT NOT NULL UNIQUE REFERENCES memories(id) ON DELETE CASCADE,
     model_id  TEXT NOT NULL,
     dim       INTEGER NOT NULL CHECK (dim > 0),
     vector    BLOB NOT NULL CHECK (length(vector) = dim * 4)  -- little-endian f32

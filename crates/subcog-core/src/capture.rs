@@ -11,7 +11,7 @@ use crate::error::{Error, Result, ValidationError};
 use crate::model::{Domain, Memory, Namespace, Priority, normalize_tags, validate_importance};
 use crate::secrets::{self, Redaction, SecretPolicy};
 use crate::service::{ScopeKind, Subcog};
-use crate::store::InsertOutcome;
+use crate::store::{InsertOutcome, Vectors};
 use crate::timestamp;
 
 /// Longest accepted explicit summary, in characters.
@@ -143,11 +143,7 @@ impl Subcog {
             tracing::info!(kinds = ?redactions.iter().map(|r| r.kind.as_str()).collect::<Vec<_>>(), "redacted secrets before storing");
         }
         let now = timestamp::canonical(self.clock.now());
-        let mut memory = assemble(
-            namespace,
-            text,
-            req.at.map(timestamp::canonical).unwrap_or(now),
-        );
+        let mut memory = assemble(namespace, text, req.at.map(timestamp::canonical).unwrap_or(now));
         memory.updated_at = memory.updated_at.max(now);
         memory.domain = req.domain;
         memory.tags = tags;
@@ -158,8 +154,22 @@ impl Subcog {
             .filter(|c| !c.trim().is_empty())
             .unwrap_or_else(|| self.config.capture.created_by.clone());
 
+        // The vector is a derived index: if inference fails the memory is still stored, and
+        // `subcog reindex --embeddings` fills the gap later.
+        let vectors = match self.embed_texts(&[memory.content.as_str()], &mut |_, _| {}) {
+            Ok(v) => v,
+            Err(e) => {
+                tracing::warn!(error = %e, "storing without a vector");
+                None
+            }
+        };
         let store = self.store_for_write(scope)?;
-        match store.insert(&memory)? {
+        let with = vectors.as_ref().map(|(model, v)| Vectors { model, vectors: v });
+        let outcome = store.insert_many(std::slice::from_ref(&memory), with, false)?;
+        let outcome = outcome.first().copied().ok_or(Error::NotFound {
+            id: memory.id.to_string(),
+        })?;
+        match outcome {
             InsertOutcome::Inserted(id) => {
                 tracing::info!(memory_id = %id, "captured");
                 Ok(CaptureOutcome {
@@ -170,9 +180,7 @@ impl Subcog {
             }
             InsertOutcome::DuplicateContent(id) | InsertOutcome::DuplicateId(id) => {
                 tracing::info!(memory_id = %id, "duplicate content; returning the existing memory");
-                let existing = store
-                    .get(&id)?
-                    .ok_or(Error::NotFound { id: id.to_string() })?;
+                let existing = store.get(&id)?.ok_or(Error::NotFound { id: id.to_string() })?;
                 Ok(CaptureOutcome {
                     memory: existing,
                     duplicate: true,

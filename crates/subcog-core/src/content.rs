@@ -31,11 +31,7 @@ pub fn content_hash(content: &str) -> String {
 /// Derives a one-line summary: the first sentence or line, cut at a word boundary to at
 /// most [`SUMMARY_MAX_CHARS`] characters with an ellipsis when cut.
 pub fn derive_summary(content: &str) -> String {
-    let first_line = content
-        .lines()
-        .map(str::trim)
-        .find(|l| !l.is_empty())
-        .unwrap_or("");
+    let first_line = content.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("");
     // Strip markdown heading markers and list bullets that make poor summaries.
     let line = first_line.trim_start_matches(['#', '-', '*', '>', ' ']);
     let sentence = first_sentence(line);
@@ -85,10 +81,7 @@ mod tests {
             normalize("  Use   PostgreSQL\n for storage "),
             "use postgresql for storage"
         );
-        assert_eq!(
-            content_hash("Use PostgreSQL"),
-            content_hash(" use  postgresql ")
-        );
+        assert_eq!(content_hash("Use PostgreSQL"), content_hash(" use  postgresql "));
         assert_ne!(content_hash("Use PostgreSQL"), content_hash("Use MySQL"));
         assert_eq!(content_hash("x").len(), 64);
     }

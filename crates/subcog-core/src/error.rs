@@ -7,6 +7,7 @@
 use thiserror::Error;
 
 use crate::config::ConfigError;
+use crate::embed::EmbedError;
 use crate::secrets::SecretKind;
 use crate::store::StoreError;
 
@@ -25,9 +26,7 @@ pub enum ValidationError {
         limit: usize,
     },
     /// A namespace name breaks the naming rule.
-    #[error(
-        "invalid namespace {name:?}: use 1-32 lowercase letters, digits, '-' or '_', starting with a letter"
-    )]
+    #[error("invalid namespace {name:?}: use 1-32 lowercase letters, digits, '-' or '_', starting with a letter")]
     InvalidNamespace {
         /// The rejected name.
         name: String,
@@ -118,6 +117,9 @@ pub enum Error {
     /// The configuration is invalid.
     #[error(transparent)]
     Config(#[from] ConfigError),
+    /// The embedding model failed.
+    #[error(transparent)]
+    Embed(#[from] EmbedError),
     /// The storage layer failed.
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -132,11 +134,7 @@ pub enum Error {
 }
 
 fn kinds_list(kinds: &[SecretKind]) -> String {
-    kinds
-        .iter()
-        .map(|k| k.as_str())
-        .collect::<Vec<_>>()
-        .join(", ")
+    kinds.iter().map(|k| k.as_str()).collect::<Vec<_>>().join(", ")
 }
 
 /// Shorthand for results of library operations.

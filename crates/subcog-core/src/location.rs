@@ -67,10 +67,7 @@ pub fn project_db_path(data_dir: &Path, root: &Path) -> PathBuf {
         })
         .take(40)
         .collect();
-    data_dir
-        .join("projects")
-        .join(format!("{name}-{hash}"))
-        .join(DB_FILE)
+    data_dir.join("projects").join(format!("{name}-{hash}")).join(DB_FILE)
 }
 
 /// The platform's data directory for subcog (`~/.local/share/subcog` on Linux).

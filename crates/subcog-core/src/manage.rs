@@ -80,12 +80,7 @@ impl Subcog {
     }
 
     /// Lists memories across scopes, newest first unless `order` says otherwise.
-    pub fn list(
-        &self,
-        filter: &MemoryFilter,
-        order: ListOrder,
-        limit: Option<usize>,
-    ) -> Result<Vec<Memory>> {
+    pub fn list(&self, filter: &MemoryFilter, order: ListOrder, limit: Option<usize>) -> Result<Vec<Memory>> {
         let mut all = Vec::new();
         for (_, store) in self.existing_stores()? {
             all.extend(store.list(filter, order, limit)?);

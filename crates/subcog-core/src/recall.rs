@@ -1,13 +1,23 @@
 //! Recall: find the memories that answer a query, across the project and user scopes.
 //!
-//! Keyword recall for now: FTS5 BM25 over content, summary and tags, with filters applied
-//! inside the query so a filtered search still returns `limit` results when they exist.
+//! Hybrid retrieval: a keyword channel (FTS5 BM25), a vector channel (cosine over stored
+//! embeddings, when the model is installed) and a time channel (when the query names a
+//! date or period) each return their best candidates after filtering; weighted
+//! reciprocal-rank fusion combines them. Each result carries every channel's rank and
+//! score so scores can be explained. Returned memories are touched (activation count and
+//! last access) unless the caller asks not to.
 
+use std::collections::HashMap;
+
+use serde::Serialize;
+
+use crate::config::RetrievalMode;
 use crate::error::{Result, ValidationError};
-use crate::model::{Domain, ScoredMemory};
+use crate::model::{Memory, MemoryId};
 use crate::search::query_terms;
 use crate::service::{ScopeKind, Subcog};
-use crate::store::MemoryFilter;
+use crate::store::{MemoryFilter, Store};
+use crate::temporal;
 
 /// A recall request.
 #[derive(Debug, Clone, Default)]
@@ -18,6 +28,42 @@ pub struct RecallQuery {
     pub filter: MemoryFilter,
     /// How many results; the config's default when `None`.
     pub limit: Option<usize>,
+    /// Which tiers to search; the config's default when `None`. Ignored when the filter
+    /// names tiers itself.
+    pub mode: Option<RetrievalMode>,
+    /// Leave activation counts alone (read-only callers, benchmarks, evaluation).
+    pub no_touch: bool,
+}
+
+/// One channel's view of a result.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct ChannelScore {
+    /// 1-based rank within the channel.
+    pub rank: usize,
+    /// The channel's own score (BM25, cosine, or time closeness).
+    pub score: f64,
+}
+
+/// How a result was found.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Explanation {
+    /// Keyword channel.
+    pub bm25: Option<ChannelScore>,
+    /// Vector channel.
+    pub vector: Option<ChannelScore>,
+    /// Time channel.
+    pub time: Option<ChannelScore>,
+}
+
+/// One result.
+#[derive(Debug, Clone)]
+pub struct RecallHit {
+    /// The memory.
+    pub memory: Memory,
+    /// Fused score (higher is better).
+    pub score: f64,
+    /// Each channel's rank and score.
+    pub explain: Explanation,
 }
 
 /// Recall results, best first.
@@ -25,19 +71,56 @@ pub struct RecallQuery {
 pub struct RecallResult {
     /// The terms the query was reduced to.
     pub terms: Vec<String>,
-    /// Matches with scores, best first.
-    pub results: Vec<ScoredMemory>,
-    /// Whether semantic (embedding) search took part; false until a model is installed.
+    /// Matches, best first.
+    pub results: Vec<RecallHit>,
+    /// Whether the vector channel took part.
     pub semantic: bool,
+    /// Why it did not, when it did not.
+    pub semantic_unavailable: Option<String>,
+    /// The time range the query named, if any.
+    pub time_range: Option<(chrono::DateTime<chrono::Utc>, chrono::DateTime<chrono::Utc>)>,
+    /// The mode used.
+    pub mode: RetrievalMode,
+}
+
+#[derive(Clone, Copy)]
+enum Channel {
+    Bm25,
+    Vector,
+    Time,
 }
 
 impl Subcog {
-    /// Searches every scope the filter allows and merges the results by score.
+    /// Searches every scope the filter allows and fuses the channels.
     pub fn recall(&self, query: &RecallQuery) -> Result<RecallResult> {
-        let limit = query.limit.unwrap_or(self.config.recall.default_limit);
+        let query_vector = if query_terms(&query.query).is_empty() {
+            None
+        } else {
+            match self.embedder() {
+                Some(e) => Some((
+                    e.model().clone(),
+                    e.embed_one(&query.query).map_err(crate::Error::from)?,
+                )),
+                None => None,
+            }
+        };
+        self.recall_with_vector(query, query_vector.as_ref().map(|(m, v)| (m, v.as_slice())))
+    }
+
+    /// Recall with a query vector computed by the caller (batch evaluation, benchmarks
+    /// that exclude embedding time). `None` means keyword and time channels only.
+    pub fn recall_with_vector(
+        &self,
+        query: &RecallQuery,
+        vector: Option<(&crate::embed::EmbeddingModel, &[f32])>,
+    ) -> Result<RecallResult> {
+        let cfg = &self.config.recall;
+        let limit = query.limit.unwrap_or(cfg.default_limit);
+        let mode = query.mode.unwrap_or(cfg.default_mode);
         let span = tracing::info_span!(
             "recall.search",
             query_length = query.query.len(),
+            mode = ?mode,
             limit,
             result_count = tracing::field::Empty
         );
@@ -46,39 +129,102 @@ impl Subcog {
         if terms.is_empty() {
             return Err(ValidationError::EmptyQuery.into());
         }
+        let mut filter = query.filter.clone();
+        if filter.tiers.is_empty() {
+            filter.tiers = mode.tiers().to_vec();
+        }
+        let time_range = temporal::query_range(&query.query, self.clock.now());
+        let candidates = cfg.candidates.max(limit);
         let wanted = |kind: ScopeKind| {
-            query.filter.domains.is_empty()
-                || query
-                    .filter
-                    .domains
-                    .iter()
-                    .any(|d| ScopeKind::for_domain(*d) == kind)
+            filter.domains.is_empty() || filter.domains.iter().any(|d| ScopeKind::for_domain(*d) == kind)
         };
-        let mut results: Vec<ScoredMemory> = Vec::new();
-        for (kind, store) in self.existing_stores()? {
-            if wanted(kind) {
-                results.extend(store.search_text(&terms, &query.filter, limit)?);
+
+        let mut fused: HashMap<MemoryId, RecallHit> = HashMap::new();
+        let mut touched: Vec<(ScopeKind, MemoryId)> = Vec::new();
+        let mut add = |channel: Channel, hits: Vec<crate::model::ScoredMemory>, weight: f64| {
+            for (i, hit) in hits.into_iter().enumerate() {
+                let rank = i + 1;
+                let entry = fused.entry(hit.memory.id).or_insert_with(|| RecallHit {
+                    memory: hit.memory.clone(),
+                    score: 0.0,
+                    explain: Explanation::default(),
+                });
+                entry.score += weight / (cfg.rrf_k + rank as f64);
+                let cs = Some(ChannelScore { rank, score: hit.score });
+                match channel {
+                    Channel::Bm25 => entry.explain.bm25 = cs,
+                    Channel::Vector => entry.explain.vector = cs,
+                    Channel::Time => entry.explain.time = cs,
+                }
+            }
+        };
+        let mut semantic = false;
+        let stores: Vec<(ScopeKind, std::sync::Arc<dyn Store>)> = self
+            .existing_stores()?
+            .into_iter()
+            .filter(|(k, _)| wanted(*k))
+            .collect();
+        for (_, store) in &stores {
+            add(
+                Channel::Bm25,
+                store.search_text(&terms, &filter, candidates)?,
+                cfg.bm25_weight,
+            );
+            if let Some((model, v)) = vector {
+                let _s = tracing::debug_span!("recall.vector").entered();
+                add(
+                    Channel::Vector,
+                    store.search_vector(model, v, &filter, candidates)?,
+                    cfg.vector_weight,
+                );
+                semantic = true;
+            }
+            if let Some((start, end)) = time_range {
+                add(
+                    Channel::Time,
+                    store.search_time(start, end, &filter, candidates)?,
+                    cfg.time_weight,
+                );
             }
         }
+        let mut results: Vec<RecallHit> = fused.into_values().collect();
         results.sort_by(|a, b| {
             b.score
                 .total_cmp(&a.score)
                 .then_with(|| b.memory.created_at.cmp(&a.memory.created_at))
+                .then_with(|| a.memory.id.cmp(&b.memory.id))
         });
         results.truncate(limit);
         span.record("result_count", results.len());
+
+        if !query.no_touch && !results.is_empty() {
+            let now = self.clock.now();
+            for hit in &results {
+                touched.push((ScopeKind::for_domain(hit.memory.domain), hit.memory.id));
+            }
+            for (kind, store) in &stores {
+                let ids: Vec<MemoryId> = touched.iter().filter(|(k, _)| k == kind).map(|(_, id)| *id).collect();
+                // Activation is a hint for ranking; a busy store must not fail the recall.
+                if let Err(e) = store.touch(&ids, now) {
+                    tracing::warn!(error = %e, "could not record activation");
+                }
+            }
+        }
+        let semantic_unavailable = if vector.is_none() {
+            Some(match self.embedder_state() {
+                crate::service::EmbedderState::Unavailable(why) => why.clone(),
+                crate::service::EmbedderState::Ready(_) => "no query vector".into(),
+            })
+        } else {
+            None
+        };
         Ok(RecallResult {
             terms,
             results,
-            semantic: false,
+            semantic,
+            semantic_unavailable,
+            time_range,
+            mode,
         })
-    }
-}
-
-/// The domains a scope can hold (for callers that present scopes).
-pub fn domains_of(kind: ScopeKind) -> &'static [Domain] {
-    match kind {
-        ScopeKind::Project => &[Domain::Project],
-        ScopeKind::User => &[Domain::User, Domain::Org],
     }
 }

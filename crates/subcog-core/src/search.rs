@@ -4,12 +4,11 @@
 
 /// Words too common to help keyword search (English question words, articles, pronouns).
 const STOPWORDS: &[&str] = &[
-    "a", "about", "all", "am", "an", "and", "any", "are", "as", "at", "be", "been", "but", "by",
-    "can", "could", "did", "do", "does", "for", "from", "had", "has", "have", "he", "her", "his",
-    "how", "i", "if", "in", "into", "is", "it", "its", "me", "my", "of", "on", "or", "our", "she",
-    "so", "that", "the", "their", "them", "then", "there", "these", "they", "this", "those", "to",
-    "us", "was", "we", "were", "what", "when", "where", "which", "who", "whom", "why", "will",
-    "with", "would", "you", "your",
+    "a", "about", "all", "am", "an", "and", "any", "are", "as", "at", "be", "been", "but", "by", "can", "could", "did",
+    "do", "does", "for", "from", "had", "has", "have", "he", "her", "his", "how", "i", "if", "in", "into", "is", "it",
+    "its", "me", "my", "of", "on", "or", "our", "she", "so", "that", "the", "their", "them", "then", "there", "these",
+    "they", "this", "those", "to", "us", "was", "we", "were", "what", "when", "where", "which", "who", "whom", "why",
+    "will", "with", "would", "you", "your",
 ];
 
 /// Most terms kept from one query; long pasted text is cut so a query stays fast.
@@ -23,10 +22,7 @@ pub fn query_terms(query: &str) -> Vec<String> {
         .filter(|w| !w.is_empty())
         .map(str::to_lowercase)
         .collect();
-    let content: Vec<&String> = words
-        .iter()
-        .filter(|w| !STOPWORDS.contains(&w.as_str()))
-        .collect();
+    let content: Vec<&String> = words.iter().filter(|w| !STOPWORDS.contains(&w.as_str())).collect();
     let chosen: Vec<&String> = if content.is_empty() {
         words.iter().collect()
     } else {
@@ -50,10 +46,7 @@ mod tests {
 
     #[test]
     fn question_words_are_dropped() {
-        assert_eq!(
-            query_terms("Which database did we pick?"),
-            vec!["database", "pick"]
-        );
+        assert_eq!(query_terms("Which database did we pick?"), vec!["database", "pick"]);
         assert_eq!(query_terms("postgres"), vec!["postgres"]);
         assert_eq!(query_terms("what is it"), vec!["what", "is", "it"]);
         assert!(query_terms("  ?! ").is_empty());
@@ -62,14 +55,8 @@ mod tests {
     #[test]
     fn terms_are_unique_and_bounded() {
         assert_eq!(query_terms("Redis redis REDIS"), vec!["redis"]);
-        let long = (0..100)
-            .map(|i| format!("w{i}"))
-            .collect::<Vec<_>>()
-            .join(" ");
+        let long = (0..100).map(|i| format!("w{i}")).collect::<Vec<_>>().join(" ");
         assert_eq!(query_terms(&long).len(), MAX_TERMS);
-        assert_eq!(
-            query_terms("naïve café 東京"),
-            vec!["naïve", "café", "東京"]
-        );
+        assert_eq!(query_terms("naïve café 東京"), vec!["naïve", "café", "東京"]);
     }
 }

@@ -157,16 +157,8 @@ static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
             r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}",
             0,
         ),
-        p(
-            SecretKind::StripeKey,
-            r"\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}",
-            0,
-        ),
-        p(
-            SecretKind::AwsAccessKey,
-            r"\b(?:AKIA|ASIA|AIDA|AROA)[0-9A-Z]{16}\b",
-            0,
-        ),
+        p(SecretKind::StripeKey, r"\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}", 0),
+        p(SecretKind::AwsAccessKey, r"\b(?:AKIA|ASIA|AIDA|AROA)[0-9A-Z]{16}\b", 0),
         p(
             SecretKind::AwsSecretKey,
             r#"(?i)aws_?secret_?(?:access_?)?key["']?\s*[:=]\s*["']?([A-Za-z0-9/+=]{40})"#,
@@ -177,11 +169,7 @@ static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
             r"\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})",
             0,
         ),
-        p(
-            SecretKind::SlackToken,
-            r"\bxox[abposr]-[A-Za-z0-9\-]{10,}",
-            0,
-        ),
+        p(SecretKind::SlackToken, r"\bxox[abposr]-[A-Za-z0-9\-]{10,}", 0),
         p(
             SecretKind::SlackToken,
             r"https://hooks\.slack\.com/services/[A-Za-z0-9/_\-]+",
@@ -209,8 +197,7 @@ static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
 static EMAIL: LazyLock<Pattern> = LazyLock::new(|| Pattern {
     kind: SecretKind::Email,
     #[allow(clippy::expect_used)]
-    regex: Regex::new(r"\b[A-Za-z0-9._%+\-]+@[A-Za-z0-9.\-]+\.[A-Za-z]{2,}\b")
-        .expect("email pattern compiles"),
+    regex: Regex::new(r"\b[A-Za-z0-9._%+\-]+@[A-Za-z0-9.\-]+\.[A-Za-z]{2,}\b").expect("email pattern compiles"),
     group: 0,
 });
 
@@ -282,19 +269,13 @@ mod tests {
                 "key sk-proj-abcdefghijklmnopqrstuvwxyz0123456789",
                 SecretKind::OpenaiKey,
             ),
-            (
-                "key sk-abcdefghijklmnopqrstuvwxyz012345",
-                SecretKind::OpenaiKey,
-            ),
+            ("key sk-abcdefghijklmnopqrstuvwxyz012345", SecretKind::OpenaiKey),
             ("AKIAIOSFODNN7EXAMPLE", SecretKind::AwsAccessKey),
             (
                 "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
                 SecretKind::AwsSecretKey,
             ),
-            (
-                "ghp_abcdefghijklmnopqrstuvwxyz0123456789AB",
-                SecretKind::GithubToken,
-            ),
+            ("ghp_abcdefghijklmnopqrstuvwxyz0123456789AB", SecretKind::GithubToken),
             (
                 "github_pat_11ABCDEFG0123456789_abcdefghijklmnop",
                 SecretKind::GithubToken,
@@ -305,10 +286,7 @@ mod tests {
                 SecretKind::SlackToken,
             ),
             ("sk_live_abcdefghijklmnop1234", SecretKind::StripeKey),
-            (
-                "AIzaSyA-abcdefghijklmnopqrstuvwxyz01234",
-                SecretKind::GoogleApiKey,
-            ),
+            ("AIzaSyA-abcdefghijklmnopqrstuvwxyz01234", SecretKind::GoogleApiKey),
             (
                 "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
                 SecretKind::Jwt,
@@ -317,10 +295,7 @@ mod tests {
                 "postgres://app:hunter2pass@db.internal:5432/main",
                 SecretKind::ConnectionString,
             ),
-            (
-                "password = correcthorsebattery",
-                SecretKind::PasswordAssignment,
-            ),
+            ("password = correcthorsebattery", SecretKind::PasswordAssignment),
             ("API_KEY: abcdef123456", SecretKind::PasswordAssignment),
             ("mail alice@example.com", SecretKind::Email),
             (
@@ -331,11 +306,7 @@ mod tests {
         for (text, kind) in cases {
             let r = redact(text, true);
             assert!(r.kinds().contains(kind), "{text:?} gave {:?}", r.kinds());
-            assert!(
-                r.text.contains(&format!("[REDACTED:{}]", kind.as_str())),
-                "{}",
-                r.text
-            );
+            assert!(r.text.contains(&format!("[REDACTED:{}]", kind.as_str())), "{}", r.text);
         }
     }
 
@@ -373,10 +344,7 @@ mod tests {
 
     #[test]
     fn redaction_is_idempotent() {
-        let once = redact(
-            "k=sk-ant-api03-abcdefghijklmnop password: hunter22 x@y.io",
-            true,
-        );
+        let once = redact("k=sk-ant-api03-abcdefghijklmnop password: hunter22 x@y.io", true);
         let twice = redact(&once.text, true);
         assert_eq!(once.text, twice.text);
         assert!(!twice.found_any());
@@ -384,10 +352,7 @@ mod tests {
 
     #[test]
     fn policy_parses() {
-        assert_eq!(
-            "BLOCK".parse::<SecretPolicy>().ok(),
-            Some(SecretPolicy::Block)
-        );
+        assert_eq!("BLOCK".parse::<SecretPolicy>().ok(), Some(SecretPolicy::Block));
         assert!("maybe".parse::<SecretPolicy>().is_err());
     }
 }

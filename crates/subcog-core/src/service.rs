@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use crate::clock::Clock;
 use crate::config::Config;
+use crate::embed::{Embedder, install::default_model_dir};
 use crate::error::{Error, Result, ValidationError};
 use crate::location::DataLocation;
 use crate::model::{BUILTIN_NAMESPACES, Domain, Memory, MemoryId, Namespace};
@@ -49,19 +50,27 @@ struct Scope {
     store: OnceLock<Arc<dyn Store>>,
 }
 
+/// Whether recall by meaning is available, and why not.
+#[derive(Clone)]
+pub enum EmbedderState {
+    /// Loaded and ready.
+    Ready(Arc<dyn Embedder>),
+    /// Not available; the reason is meant for users.
+    Unavailable(String),
+}
+
 /// subcog's services for one working directory.
 pub struct Subcog {
     pub(crate) config: Config,
     pub(crate) location: DataLocation,
     pub(crate) clock: Arc<dyn Clock>,
     scopes: [Scope; 2],
+    embedder: OnceLock<EmbedderState>,
 }
 
 impl std::fmt::Debug for Subcog {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Subcog")
-            .field("location", &self.location)
-            .finish()
+        f.debug_struct("Subcog").field("location", &self.location).finish()
     }
 }
 
@@ -82,6 +91,70 @@ impl Subcog {
             location,
             clock,
             scopes,
+            embedder: OnceLock::new(),
+        }
+    }
+
+    /// Uses this embedder instead of loading the configured model (tests, benchmarks,
+    /// long-running processes that already hold one).
+    pub fn with_embedder(self, embedder: Option<Arc<dyn Embedder>>) -> Self {
+        let state = match embedder {
+            Some(e) => EmbedderState::Ready(e),
+            None => EmbedderState::Unavailable("no embedding model configured".into()),
+        };
+        let _ = self.embedder.set(state);
+        self
+    }
+
+    /// The embedding model's directory.
+    pub fn model_dir(&self) -> PathBuf {
+        if self.config.embedding.model_dir.is_empty() {
+            default_model_dir(&self.location.data_dir)
+        } else {
+            PathBuf::from(&self.config.embedding.model_dir)
+        }
+    }
+
+    /// The embedder, loading the model on first use.
+    pub fn embedder_state(&self) -> &EmbedderState {
+        self.embedder.get_or_init(|| {
+            if !self.config.embedding.enabled {
+                return EmbedderState::Unavailable("embedding.enabled is false".into());
+            }
+            match crate::embed::load_default(&self.model_dir()) {
+                Ok(e) => EmbedderState::Ready(Arc::from(e)),
+                Err(e) => {
+                    tracing::info!(error = %e, "recall by meaning unavailable");
+                    EmbedderState::Unavailable(e.to_string())
+                }
+            }
+        })
+    }
+
+    /// Embeds texts in chunks, reporting `(done, total)` after each; `None` when no
+    /// embedder is available. An inference failure is returned, so callers decide whether
+    /// to go on without vectors.
+    pub fn embed_texts(
+        &self,
+        texts: &[&str],
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Result<Option<(crate::embed::EmbeddingModel, Vec<Vec<f32>>)>> {
+        let Some(embedder) = self.embedder() else {
+            return Ok(None);
+        };
+        let mut vectors = Vec::with_capacity(texts.len());
+        for chunk in texts.chunks(64) {
+            vectors.extend(embedder.embed(chunk)?);
+            progress(vectors.len(), texts.len());
+        }
+        Ok(Some((embedder.model().clone(), vectors)))
+    }
+
+    /// The embedder when one is available.
+    pub fn embedder(&self) -> Option<Arc<dyn Embedder>> {
+        match self.embedder_state() {
+            EmbedderState::Ready(e) => Some(e.clone()),
+            EmbedderState::Unavailable(_) => None,
         }
     }
 
@@ -110,10 +183,7 @@ impl Subcog {
         }
         let sqlite = SqliteStore::open(&scope.path, self.busy_timeout())?;
         if kind == ScopeKind::Project && sqlite.meta("project_root")?.is_none() {
-            sqlite.set_meta(
-                "project_root",
-                &self.location.project_root.display().to_string(),
-            )?;
+            sqlite.set_meta("project_root", &self.location.project_root.display().to_string())?;
         }
         let store: Arc<dyn Store> = Arc::new(sqlite);
         Ok(scope.store.get_or_init(|| store).clone())
@@ -163,18 +233,12 @@ impl Subcog {
 
     /// Like [`Subcog::find`], but a missing memory is an error.
     pub fn find_required(&self, id: &MemoryId) -> Result<(ScopeKind, Memory)> {
-        self.find(id)?
-            .ok_or_else(|| Error::NotFound { id: id.to_string() })
+        self.find(id)?.ok_or_else(|| Error::NotFound { id: id.to_string() })
     }
 
     /// Parses a namespace and checks that it is known: built in, configured, already in use
     /// in the target scope, or explicitly allowed.
-    pub fn resolve_namespace(
-        &self,
-        name: &str,
-        scope: ScopeKind,
-        allow_new: bool,
-    ) -> Result<Namespace> {
+    pub fn resolve_namespace(&self, name: &str, scope: ScopeKind, allow_new: bool) -> Result<Namespace> {
         let ns = Namespace::parse(name)?;
         if ns.is_builtin()
             || allow_new

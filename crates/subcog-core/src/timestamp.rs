@@ -60,26 +60,15 @@ mod tests {
     fn storage_form_round_trips_and_sorts() {
         let a = canonical(Utc::now());
         assert_eq!(from_storage(&to_storage(a)), Some(a));
-        let early = to_storage(
-            Utc.with_ymd_and_hms(999, 1, 1, 0, 0, 0)
-                .single()
-                .expect("date"),
-        );
-        let late = to_storage(
-            Utc.with_ymd_and_hms(2023, 5, 8, 0, 0, 0)
-                .single()
-                .expect("date"),
-        );
+        let early = to_storage(Utc.with_ymd_and_hms(999, 1, 1, 0, 0, 0).single().expect("date"));
+        let late = to_storage(Utc.with_ymd_and_hms(2023, 5, 8, 0, 0, 0).single().expect("date"));
         assert!(early < late);
         assert_eq!(late, "2023-05-08T00:00:00.000000Z");
     }
 
     #[test]
     fn user_instants() {
-        let want = Utc
-            .with_ymd_and_hms(2023, 5, 8, 14, 30, 0)
-            .single()
-            .expect("date");
+        let want = Utc.with_ymd_and_hms(2023, 5, 8, 14, 30, 0).single().expect("date");
         for text in [
             "2023-05-08T14:30:00Z",
             "2023-05-08T16:30:00+02:00",

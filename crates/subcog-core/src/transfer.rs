@@ -12,12 +12,11 @@ use crate::capture::{assemble, clean_text, validate_content};
 use crate::content;
 use crate::error::{Error, Result};
 use crate::model::{
-    Domain, Memory, MemoryId, Priority, RetentionScore, Status, Tier, normalize_tags,
-    validate_importance,
+    Domain, Memory, MemoryId, Priority, RetentionScore, Status, Tier, normalize_tags, validate_importance,
 };
 use crate::service::{ScopeKind, Subcog};
 use crate::store::sqlite::SqliteStore;
-use crate::store::{InsertOutcome, ListOrder, MemoryFilter, Store};
+use crate::store::{InsertOutcome, ListOrder, MemoryFilter, Store, Vectors};
 use crate::timestamp;
 
 /// Namespace given to imported records that name none.
@@ -111,11 +110,17 @@ pub struct ImportReport {
 
 impl Subcog {
     /// Imports JSON Lines text. Validates every record first; writes nothing on any error.
-    pub fn import(
+    pub fn import(&self, text: &str, dry_run: bool, allow_new_namespace: bool) -> Result<ImportReport> {
+        self.import_with_progress(text, dry_run, allow_new_namespace, &mut |_, _| {})
+    }
+
+    /// [`Subcog::import`] reporting embedding progress as `(done, total)`.
+    pub fn import_with_progress(
         &self,
         text: &str,
         dry_run: bool,
         allow_new_namespace: bool,
+        progress: &mut dyn FnMut(usize, usize),
     ) -> Result<ImportReport> {
         let _span = tracing::info_span!("transfer.import", dry_run).entered();
         let records = parse_jsonl(text)?;
@@ -124,17 +129,15 @@ impl Subcog {
             dry_run,
             ..Default::default()
         };
-        let mut by_scope: Vec<(ScopeKind, Vec<Memory>)> = vec![
-            (ScopeKind::Project, Vec::new()),
-            (ScopeKind::User, Vec::new()),
-        ];
+        let mut by_scope: Vec<(ScopeKind, Vec<Memory>)> =
+            vec![(ScopeKind::Project, Vec::new()), (ScopeKind::User, Vec::new())];
         for (line, record) in records {
-            let (memory, redacted) = self
-                .memory_from_record(record, allow_new_namespace)
-                .map_err(|e| Error::Import {
-                    line,
-                    message: e.to_string(),
-                })?;
+            let (memory, redacted) =
+                self.memory_from_record(record, allow_new_namespace)
+                    .map_err(|e| Error::Import {
+                        line,
+                        message: e.to_string(),
+                    })?;
             report.redacted += usize::from(redacted);
             let scope = ScopeKind::for_domain(memory.domain);
             if let Some((_, list)) = by_scope.iter_mut().find(|(k, _)| *k == scope) {
@@ -147,11 +150,20 @@ impl Subcog {
             }
             let outcomes = if dry_run {
                 match self.store_for_read(scope)? {
-                    Some(store) => store.insert_many(&memories, true)?,
-                    None => SqliteStore::open_in_memory()?.insert_many(&memories, true)?,
+                    Some(store) => store.insert_many(&memories, None, true)?,
+                    None => SqliteStore::open_in_memory()?.insert_many(&memories, None, true)?,
                 }
             } else {
-                self.store_for_write(scope)?.insert_many(&memories, false)?
+                let texts: Vec<&str> = memories.iter().map(|m| m.content.as_str()).collect();
+                let vectors = match self.embed_texts(&texts, progress) {
+                    Ok(v) => v,
+                    Err(e) => {
+                        tracing::warn!(error = %e, "importing without vectors; run `subcog reindex --embeddings`");
+                        None
+                    }
+                };
+                let with = vectors.as_ref().map(|(model, v)| Vectors { model, vectors: v });
+                self.store_for_write(scope)?.insert_many(&memories, with, false)?
             };
             for o in outcomes {
                 match o {
@@ -174,11 +186,7 @@ impl Subcog {
         self.list(&filter, ListOrder::OldestFirst, None)
     }
 
-    fn memory_from_record(
-        &self,
-        r: ImportRecord,
-        allow_new_namespace: bool,
-    ) -> Result<(Memory, bool)> {
+    fn memory_from_record(&self, r: ImportRecord, allow_new_namespace: bool) -> Result<(Memory, bool)> {
         let content_text = r.content.unwrap_or_default();
         validate_content(&content_text, self.config.capture.max_content_bytes)?;
         let domain: Domain = parse_or(r.domain.as_deref(), Domain::Project)?;
@@ -218,21 +226,14 @@ impl Subcog {
         }
         m.activation_count = r.activation_count.unwrap_or(0);
         m.last_accessed = parse_ts(r.last_accessed.as_deref())?;
-        m.superseded_by = r
-            .superseded_by
-            .as_deref()
-            .map(str::parse::<MemoryId>)
-            .transpose()?;
+        m.superseded_by = r.superseded_by.as_deref().map(str::parse::<MemoryId>).transpose()?;
         m.cluster_id = r.cluster_id.filter(|c| !c.is_empty());
         m.content_hash = content::content_hash(&m.content);
         Ok((m, redacted))
     }
 }
 
-fn parse_or<T: std::str::FromStr<Err = crate::error::ValidationError>>(
-    text: Option<&str>,
-    default: T,
-) -> Result<T> {
+fn parse_or<T: std::str::FromStr<Err = crate::error::ValidationError>>(text: Option<&str>, default: T) -> Result<T> {
     match text {
         Some(t) if !t.trim().is_empty() => Ok(t.parse()?),
         _ => Ok(default),
@@ -252,10 +253,8 @@ mod tests {
 
     #[test]
     fn jsonl_parsing_names_the_bad_line() {
-        let ok = parse_jsonl(
-            "{\"content\":\"a\"}\n\n{\"content\":\"b\",\"tags\":[\"x\"],\"extra\":1}\n",
-        )
-        .expect("parses");
+        let ok =
+            parse_jsonl("{\"content\":\"a\"}\n\n{\"content\":\"b\",\"tags\":[\"x\"],\"extra\":1}\n").expect("parses");
         assert_eq!(ok.len(), 2);
         assert_eq!(ok[1].0, 3);
         let err = parse_jsonl("{\"content\":\"a\"}\n{broken\n").expect_err("bad line");

@@ -28,9 +28,7 @@ pub struct App {
 impl App {
     /// Loads configuration from the file, `SUBCOG_*` variables and flags.
     pub fn new(global: GlobalArgs) -> Result<Self, CommandError> {
-        let env: Vec<(String, String)> = std::env::vars()
-            .filter(|(k, _)| k.starts_with("SUBCOG_"))
-            .collect();
+        let env: Vec<(String, String)> = std::env::vars().filter(|(k, _)| k.starts_with("SUBCOG_")).collect();
         let explicit = global
             .config
             .clone()
@@ -55,9 +53,7 @@ impl App {
             ));
         }
         let loaded = config::load(
-            text.as_ref()
-                .zip(config_path.as_deref())
-                .map(|(t, p)| (p, t.as_str())),
+            text.as_ref().zip(config_path.as_deref()).map(|(t, p)| (p, t.as_str())),
             &env,
             &flags,
         )?;
@@ -78,7 +74,9 @@ impl App {
         }
         location::default_data_dir().ok_or_else(|| CommandError {
             kind: ErrorKind::Config,
-            error: anyhow::anyhow!("cannot determine a data directory (no home directory); pass --data-dir or set SUBCOG_DATA_DIR"),
+            error: anyhow::anyhow!(
+                "cannot determine a data directory (no home directory); pass --data-dir or set SUBCOG_DATA_DIR"
+            ),
         })
     }
 
@@ -111,9 +109,5 @@ fn read_config(path: &Path, explicit: bool) -> Result<Option<String>, CommandErr
 }
 
 fn absolute(cwd: &Path, p: &Path) -> PathBuf {
-    if p.is_absolute() {
-        p.to_path_buf()
-    } else {
-        cwd.join(p)
-    }
+    if p.is_absolute() { p.to_path_buf() } else { cwd.join(p) }
 }

@@ -11,12 +11,7 @@ use crate::commands;
 /// Captures what a project learns (decisions, learnings, patterns, blockers), keeps it in a
 /// local index per project, and recalls it by keywords, filters and time.
 #[derive(Debug, Parser)]
-#[command(
-    name = "subcog",
-    version,
-    propagate_version = true,
-    max_term_width = 100
-)]
+#[command(name = "subcog", version, propagate_version = true, max_term_width = 100)]
 pub struct Cli {
     /// Options accepted before or after the command.
     #[command(flatten)]

@@ -65,17 +65,12 @@ impl From<Error> for CommandError {
     fn from(e: Error) -> Self {
         let kind = match &e {
             Error::NotFound { .. } => ErrorKind::NotFound,
-            Error::Validation(_) | Error::SecretBlocked { .. } | Error::Import { .. } => {
-                ErrorKind::User
-            }
+            Error::Validation(_) | Error::SecretBlocked { .. } | Error::Import { .. } => ErrorKind::User,
             Error::Config(_) => ErrorKind::Config,
             Error::Store(StoreError::Duplicate { .. }) => ErrorKind::User,
             Error::Store(_) | Error::Io { .. } => ErrorKind::Internal,
         };
-        CommandError {
-            kind,
-            error: e.into(),
-        }
+        CommandError { kind, error: e.into() }
     }
 }
 

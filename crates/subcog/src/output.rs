@@ -92,11 +92,7 @@ pub fn table(rows: &[Vec<String>], styles: &[Style]) -> String {
 pub fn memory_rows<'a>(items: impl Iterator<Item = (&'a Memory, Option<f64>)>) -> Vec<Vec<String>> {
     items
         .map(|(m, score)| {
-            let mut row = vec![
-                m.id.to_string(),
-                m.namespace.to_string(),
-                human_time(m.created_at),
-            ];
+            let mut row = vec![m.id.to_string(), m.namespace.to_string(), human_time(m.created_at)];
             if let Some(s) = score {
                 row.push(format_score(s));
             }

@@ -16,15 +16,8 @@ fn every_test_file_is_wired_in() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
     let runner = std::fs::read_to_string(dir.join("runner.rs")).expect("runner.rs");
     for entry in std::fs::read_dir(&dir).expect("tests dir") {
-        let name = entry
-            .expect("entry")
-            .file_name()
-            .to_string_lossy()
-            .into_owned();
-        if let Some(stem) = name
-            .strip_prefix("test_")
-            .and_then(|n| n.strip_suffix(".rs"))
-        {
+        let name = entry.expect("entry").file_name().to_string_lossy().into_owned();
+        if let Some(stem) = name.strip_prefix("test_").and_then(|n| n.strip_suffix(".rs")) {
             assert!(
                 runner.contains(&format!("mod test_{stem};")),
                 "tests/{name} is not listed in runner.rs"

@@ -4,18 +4,9 @@ use crate::common::TestEnv;
 fn capture_then_recall_returns_id_namespace_score_and_timestamps() {
     let env = TestEnv::new();
     let captured = env
-        .run(&[
-            "capture",
-            "-n",
-            "decisions",
-            "Use PostgreSQL for primary storage",
-        ])
+        .run(&["capture", "-n", "decisions", "Use PostgreSQL for primary storage"])
         .ok();
-    assert!(
-        captured.stdout.starts_with("captured "),
-        "{}",
-        captured.stdout
-    );
+    assert!(captured.stdout.starts_with("captured "), "{}", captured.stdout);
 
     let out = env.run(&["recall", "postgres", "--json"]).ok().json();
     assert_eq!(out["semantic"], false);
@@ -27,19 +18,13 @@ fn capture_then_recall_returns_id_namespace_score_and_timestamps() {
     assert!(hit["score"].as_f64().is_some_and(|s| s > 0.0), "{hit}");
     for field in ["created_at", "updated_at"] {
         let ts = hit[field].as_str().expect("timestamp");
-        assert!(
-            chrono::DateTime::parse_from_rfc3339(ts).is_ok(),
-            "{field}: {ts}"
-        );
+        assert!(chrono::DateTime::parse_from_rfc3339(ts).is_ok(), "{field}: {ts}");
     }
     // Human output: aligned row with the id, and the keyword-only notice on stderr.
     let human = env.run(&["search", "postgres"]).ok();
     assert!(human.stdout.contains(hit["id"].as_str().unwrap_or("?")));
     assert!(human.stderr.contains("keyword recall only"));
-    assert!(
-        !human.stdout.contains('\u{1b}'),
-        "no color codes when piped"
-    );
+    assert!(!human.stdout.contains('\u{1b}'), "no color codes when piped");
 }
 
 #[test]
@@ -47,20 +32,11 @@ fn recall_ranks_and_filters_before_limit() {
     let env = TestEnv::new();
     let wanted = env.capture("decisions", "Cache sessions in Redis with a 1h TTL");
     for i in 0..12 {
-        env.capture(
-            "learnings",
-            &format!("redis note {i}: redis redis eviction tuning"),
-        );
+        env.capture("learnings", &format!("redis note {i}: redis redis eviction tuning"));
     }
-    let all = env
-        .run(&["recall", "redis", "--limit", "5", "--json"])
-        .ok()
-        .json();
+    let all = env.run(&["recall", "redis", "--limit", "5", "--json"]).ok().json();
     assert_eq!(all["count"], 5);
-    let filtered = env
-        .run(&["recall", "redis", "-n", "decisions", "--json"])
-        .ok()
-        .json();
+    let filtered = env.run(&["recall", "redis", "-n", "decisions", "--json"]).ok().json();
     assert_eq!(filtered["count"], 1);
     assert_eq!(filtered["results"][0]["id"], wanted.as_str());
     let none = env.run(&["recall", "kubernetes", "--json"]).ok().json();
@@ -105,10 +81,7 @@ fn capture_reads_stdin_and_keeps_all_fields() {
     );
     assert_eq!(m["summary"], "One error type at the boundary");
     assert_eq!(m["tags"], serde_json::json!(["rust", "errors", "cli"]));
-    assert_eq!(
-        m["importance"].as_f64().map(|v| (v * 10.0).round()),
-        Some(8.0)
-    );
+    assert_eq!(m["importance"].as_f64().map(|v| (v * 10.0).round()), Some(8.0));
     assert_eq!(m["source"], "STYLE.md");
     assert_eq!(m["priority"], "critical");
     assert_eq!(m["created_at"], "2023-05-08T14:30:00Z");
@@ -153,18 +126,9 @@ fn duplicate_capture_returns_the_existing_id() {
     assert_eq!(again["duplicate"], true);
     assert_eq!(again["id"], first.as_str());
     let human = env
-        .run(&[
-            "capture",
-            "-n",
-            "decisions",
-            "Use PostgreSQL for primary storage",
-        ])
+        .run(&["capture", "-n", "decisions", "Use PostgreSQL for primary storage"])
         .ok();
-    assert!(
-        human.stdout.starts_with("already stored as"),
-        "{}",
-        human.stdout
-    );
+    assert!(human.stdout.starts_with("already stored as"), "{}", human.stdout);
     // Another namespace is another memory.
     let other = env.capture("learnings", "Use PostgreSQL for primary storage");
     assert_ne!(other, first);
@@ -186,18 +150,14 @@ fn secrets_are_redacted_at_capture() {
         ])
         .ok();
     assert!(
-        out.stderr
-            .contains("redacted secrets before storing: 1 anthropic_key"),
+        out.stderr.contains("redacted secrets before storing: 1 anthropic_key"),
         "{}",
         out.stderr
     );
     assert!(!out.stderr.contains(key) && !out.stdout.contains(key));
     let id = out.json()["id"].as_str().expect("id").to_string();
     let stored = env.run(&["get", &id, "--json"]).ok().json();
-    assert_eq!(
-        stored["content"],
-        "Claude key is [REDACTED:anthropic_key] keep it safe"
-    );
+    assert_eq!(stored["content"], "Claude key is [REDACTED:anthropic_key] keep it safe");
     // The raw database file never saw the key either.
     let mut found_in_files = false;
     for entry in walk(&env.data) {
@@ -206,10 +166,7 @@ fn secrets_are_redacted_at_capture() {
             found_in_files = true;
         }
     }
-    assert!(
-        !found_in_files,
-        "the secret reached a file under the data dir"
-    );
+    assert!(!found_in_files, "the secret reached a file under the data dir");
 
     // --on-secret block refuses and stores nothing.
     let blocked = env
@@ -222,11 +179,7 @@ fn secrets_are_redacted_at_capture() {
             "token ghp_abcdefghijklmnopqrstuvwxyz0123456789AB",
         ])
         .fails_with(2);
-    assert!(
-        blocked.stderr.contains("github_token"),
-        "{}",
-        blocked.stderr
-    );
+    assert!(blocked.stderr.contains("github_token"), "{}", blocked.stderr);
     assert!(!blocked.stderr.contains("ghp_abc"));
     let listed = env.run(&["list", "--json"]).ok().json();
     assert_eq!(listed.as_array().map(Vec::len), Some(1));
@@ -289,23 +242,11 @@ fn subdirectories_share_the_project_store() {
 #[test]
 fn non_english_content_is_searchable() {
     let env = TestEnv::new();
-    env.capture(
-        "learnings",
-        "Die Datenbank läuft auf PostgreSQL; café naïve",
-    );
+    env.capture("learnings", "Die Datenbank läuft auf PostgreSQL; café naïve");
     env.capture("learnings", "東京 チーム は Rust を 使う");
-    assert_eq!(
-        env.run(&["recall", "datenbank", "--json"]).ok().json()["count"],
-        1
-    );
-    assert_eq!(
-        env.run(&["recall", "cafe", "--json"]).ok().json()["count"],
-        1
-    );
-    assert_eq!(
-        env.run(&["recall", "東京", "--json"]).ok().json()["count"],
-        1
-    );
+    assert_eq!(env.run(&["recall", "datenbank", "--json"]).ok().json()["count"], 1);
+    assert_eq!(env.run(&["recall", "cafe", "--json"]).ok().json()["count"], 1);
+    assert_eq!(env.run(&["recall", "東京", "--json"]).ok().json()["count"], 1);
 }
 
 pub fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {

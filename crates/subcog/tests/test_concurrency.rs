@@ -61,17 +61,11 @@ fn concurrent_first_opens_migrate_once() {
     let env = TestEnv::new();
     let children: Vec<_> = (0..8)
         .map(|i| {
-            env.command(&[
-                "capture",
-                "-q",
-                "-n",
-                "progress",
-                &format!("first open {i}"),
-            ])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("spawn")
+            env.command(&["capture", "-q", "-n", "progress", &format!("first open {i}")])
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("spawn")
         })
         .collect();
     for child in children {
@@ -79,8 +73,5 @@ fn concurrent_first_opens_migrate_once() {
     }
     let status = env.run(&["status", "--json"]).ok().json();
     assert_eq!(status["by_status"]["active"], 8);
-    assert_eq!(
-        status["scopes"][0]["schema_version"],
-        status["schema_version"]
-    );
+    assert_eq!(status["scopes"][0]["schema_version"], status["schema_version"]);
 }

@@ -9,11 +9,7 @@ fn config_show_reports_values_and_sources() {
         .env("SUBCOG_CONTEXT_TOKEN_BUDGET", "6000")
         .output()
         .expect("run");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
     let values = &v["values"];
     assert_eq!(values["recall.default_limit"]["value"], 3);
@@ -27,17 +23,10 @@ fn config_show_reports_values_and_sources() {
         "env SUBCOG_CONTEXT_TOKEN_BUDGET"
     );
     assert_eq!(values["storage.data_dir"]["source"], "env SUBCOG_DATA_DIR");
-    assert_eq!(
-        values["retention.recency_half_life_days"]["source"],
-        "default"
-    );
+    assert_eq!(values["retention.recency_half_life_days"]["source"], "default");
     // Human form lists every key with its source.
     let human = env.run(&["config"]).ok();
-    assert!(
-        human.stdout.contains("recall.default_limit"),
-        "{}",
-        human.stdout
-    );
+    assert!(human.stdout.contains("recall.default_limit"), "{}", human.stdout);
     assert!(human.stdout.contains("# default"));
 }
 
@@ -48,10 +37,7 @@ fn config_changes_behaviour() {
     for i in 0..5 {
         env.capture("learnings", &format!("deploy note {i}"));
     }
-    assert_eq!(
-        env.run(&["recall", "deploy", "--json"]).ok().json()["count"],
-        2
-    );
+    assert_eq!(env.run(&["recall", "deploy", "--json"]).ok().json()["count"], 2);
     let out = env
         .run(&["capture", "--json", "-n", "context", "mail ops@example.com"])
         .ok()
@@ -61,13 +47,7 @@ fn config_changes_behaviour() {
     let other = env.root.path().join("other.toml");
     std::fs::write(&other, "[recall]\ndefault_limit = 4\n").expect("write");
     let via_flag = env
-        .run(&[
-            "recall",
-            "deploy",
-            "--json",
-            "--config",
-            other.to_str().expect("utf8"),
-        ])
+        .run(&["recall", "deploy", "--json", "--config", other.to_str().expect("utf8")])
         .ok()
         .json();
     assert_eq!(via_flag["count"], 4);
@@ -118,30 +98,14 @@ fn global_options_work_before_or_after_the_command() {
     let env = TestEnv::new();
     let alt = env.root.path().join("alt-data");
     let alt_s = alt.to_str().expect("utf8");
-    env.run(&[
-        "--data-dir",
-        alt_s,
-        "capture",
-        "-n",
-        "decisions",
-        "Alt store memory",
-    ])
-    .ok();
-    let after = env
-        .run(&["recall", "alt", "--data-dir", alt_s, "--json"])
-        .ok()
-        .json();
+    env.run(&["--data-dir", alt_s, "capture", "-n", "decisions", "Alt store memory"])
+        .ok();
+    let after = env.run(&["recall", "alt", "--data-dir", alt_s, "--json"]).ok().json();
     assert_eq!(after["count"], 1);
-    let before = env
-        .run(&["--json", "--data-dir", alt_s, "recall", "alt"])
-        .ok()
-        .json();
+    let before = env.run(&["--json", "--data-dir", alt_s, "recall", "alt"]).ok().json();
     assert_eq!(before["count"], 1);
     // The default data dir (SUBCOG_DATA_DIR here) does not have it.
-    assert_eq!(
-        env.run(&["recall", "alt", "--json"]).ok().json()["count"],
-        0
-    );
+    assert_eq!(env.run(&["recall", "alt", "--json"]).ok().json()["count"], 0);
     let quiet = env.run(&["-q", "recall", "alt", "--data-dir", alt_s]).ok();
     assert!(quiet.stderr.is_empty(), "{}", quiet.stderr);
     let colored = env

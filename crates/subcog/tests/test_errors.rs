@@ -21,12 +21,9 @@ fn count(env: &TestEnv) -> u64 {
 #[test]
 fn empty_content_is_refused() {
     let env = TestEnv::new();
-    let out = env
-        .run(&["capture", "-n", "decisions", "   "])
-        .fails_with(2);
+    let out = env.run(&["capture", "-n", "decisions", "   "]).fails_with(2);
     assert!(out.stderr.contains("content is empty"), "{}", out.stderr);
-    env.run_stdin(&["capture", "-n", "decisions"], "\n\n")
-        .fails_with(2);
+    env.run_stdin(&["capture", "-n", "decisions"], "\n\n").fails_with(2);
     assert!(!env.data.exists() || count(&env) == 0);
 }
 
@@ -52,12 +49,10 @@ fn unknown_namespace_needs_explicit_permission() {
     ])
     .ok();
     // Once in use, the namespace is known.
-    env.run(&["capture", "-n", "team-notes", "Retro on Fridays"])
-        .ok();
+    env.run(&["capture", "-n", "team-notes", "Retro on Fridays"]).ok();
     // Configured custom namespaces are accepted too.
     env.write_config("[namespaces]\ncustom = [\"ops\"]\n");
-    env.run(&["capture", "-n", "ops", "Rotate certificates monthly"])
-        .ok();
+    env.run(&["capture", "-n", "ops", "Rotate certificates monthly"]).ok();
     assert_eq!(count(&env), 3);
 }
 
@@ -71,27 +66,14 @@ fn a_corrupt_import_line_writes_nothing() {
         "{\"content\":\"good one\",\"namespace\":\"learnings\"}\n{\"content\": \"broken\n{\"content\":\"never\"}\n",
     )
     .expect("write");
-    let out = env
-        .run(&["import", file.to_str().expect("utf8")])
-        .fails_with(2);
+    let out = env.run(&["import", file.to_str().expect("utf8")]).fails_with(2);
     assert!(out.stderr.contains("line 2"), "{}", out.stderr);
     // A record that parses but is invalid also stops everything.
-    std::fs::write(
-        &file,
-        "{\"content\":\"fine\"}\n{\"namespace\":\"learnings\"}\n",
-    )
-    .expect("write");
-    let out = env
-        .run(&["import", file.to_str().expect("utf8")])
-        .fails_with(2);
-    assert!(
-        out.stderr.contains("line 2: content is empty"),
-        "{}",
-        out.stderr
-    );
+    std::fs::write(&file, "{\"content\":\"fine\"}\n{\"namespace\":\"learnings\"}\n").expect("write");
+    let out = env.run(&["import", file.to_str().expect("utf8")]).fails_with(2);
+    assert!(out.stderr.contains("line 2: content is empty"), "{}", out.stderr);
     std::fs::write(&file, "{\"content\":\"fine\",\"importance\":7}\n").expect("write");
-    env.run(&["import", file.to_str().expect("utf8")])
-        .fails_with(2);
+    env.run(&["import", file.to_str().expect("utf8")]).fails_with(2);
     assert_eq!(count(&env), 1);
 }
 
@@ -99,13 +81,10 @@ fn a_corrupt_import_line_writes_nothing() {
 fn bad_ids_and_missing_memories() {
     let env = TestEnv::new();
     env.run(&["get", "not-an-id"]).fails_with(2);
-    let out = env
-        .run(&["get", "01M80MGM3Y641NH24TZ106AKK4"])
-        .fails_with(1);
+    let out = env.run(&["get", "01M80MGM3Y641NH24TZ106AKK4"]).fails_with(1);
     assert!(out.stderr.contains("no memory with id"), "{}", out.stderr);
     env.run(&["recall", "?!"]).fails_with(2);
-    env.run(&["capture", "--importance", "3", "x"])
-        .fails_with(2);
+    env.run(&["capture", "--importance", "3", "x"]).fails_with(2);
     env.run(&["capture", "--at", "someday", "x"]).fails_with(2);
     env.run(&["no-such-command"]).fails_with(2);
 }
@@ -141,13 +120,7 @@ fn a_read_only_data_dir_fails_cleanly() {
     set_mode_recursive(&env.data, 0o555, 0o444);
 
     let run_capture = |content: &str| {
-        let mut cmd = if as_root {
-            let mut c = std::process::Command::new("setpriv");
-            c.args(["--reuid=65534", "--regid=65534", "--clear-groups", bin()]);
-            c
-        } else {
-            std::process::Command::new(bin())
-        };
+        let mut cmd = unprivileged(as_root);
         let base = env.command(&[]);
         cmd.args(["capture", "-n", "decisions", content])
             .current_dir(&env.project)
@@ -160,16 +133,8 @@ fn a_read_only_data_dir_fails_cleanly() {
         to_run(cmd.output().expect("spawn"))
     };
     let out = run_capture("Must not be stored");
-    assert_ne!(
-        out.code, 0,
-        "capture into a read-only store succeeded: {}",
-        out.stdout
-    );
-    let errors: Vec<&str> = out
-        .stderr
-        .lines()
-        .filter(|l| l.starts_with("error:"))
-        .collect();
+    assert_ne!(out.code, 0, "capture into a read-only store succeeded: {}", out.stdout);
+    let errors: Vec<&str> = out.stderr.lines().filter(|l| l.starts_with("error:")).collect();
     assert_eq!(errors.len(), 1, "{}", out.stderr);
     assert!(
         errors[0].contains("read-only") || errors[0].contains("readonly"),
@@ -208,6 +173,17 @@ fn a_read_only_data_dir_fails_cleanly() {
     assert_eq!(count(&env), before);
 }
 
+/// The binary, run as `nobody` when we are root (permissions do not bind root).
+fn unprivileged(as_root: bool) -> std::process::Command {
+    if as_root {
+        let mut c = std::process::Command::new("setpriv");
+        c.args(["--reuid=65534", "--regid=65534", "--clear-groups", bin()]);
+        c
+    } else {
+        std::process::Command::new(bin())
+    }
+}
+
 fn is_root() -> bool {
     std::process::Command::new("id")
         .arg("-u")
@@ -218,8 +194,7 @@ fn is_root() -> bool {
 
 fn set_mode_recursive(dir: &Path, dir_mode: u32, file_mode: u32) {
     for p in crate::test_capture_recall::walk(dir) {
-        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(file_mode))
-            .expect("chmod file");
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(file_mode)).expect("chmod file");
     }
     let mut dirs = vec![dir.to_path_buf()];
     while let Some(d) = dirs.pop() {

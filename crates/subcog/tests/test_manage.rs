@@ -16,11 +16,7 @@ fn get_shows_every_field() {
         "Use PostgreSQL for primary storage.",
         "ACID guarantees",
     ] {
-        assert!(
-            human.stdout.contains(needle),
-            "{needle} missing:\n{}",
-            human.stdout
-        );
+        assert!(human.stdout.contains(needle), "{needle} missing:\n{}", human.stdout);
     }
     let json = env.run(&["get", &id, "--json"]).ok().json();
     assert_eq!(json["summary"], "Use PostgreSQL for primary storage.");
@@ -52,18 +48,12 @@ fn update_changes_fields_and_reindexes() {
     );
     assert_eq!(updated["tags"], serde_json::json!(["db"]));
     assert_ne!(updated["updated_at"], updated["created_at"]);
+    assert_eq!(env.run(&["recall", "mysql", "--json"]).ok().json()["count"], 0);
     assert_eq!(
-        env.run(&["recall", "mysql", "--json"]).ok().json()["count"],
-        0
-    );
-    assert_eq!(
-        env.run(&["recall", "postgresql", "-t", "db", "--json"])
-            .ok()
-            .json()["count"],
+        env.run(&["recall", "postgresql", "-t", "db", "--json"]).ok().json()["count"],
         1
     );
-    env.run(&["update", &id, "--remove-tag", "db", "-n", "learnings"])
-        .ok();
+    env.run(&["update", &id, "--remove-tag", "db", "-n", "learnings"]).ok();
     let after = env.run(&["get", &id, "--json"]).ok().json();
     assert_eq!(after["namespace"], "learnings");
     assert_eq!(after["tags"], serde_json::json!([]));
@@ -73,11 +63,7 @@ fn update_changes_fields_and_reindexes() {
     let out = env
         .run(&["update", &id, "--content", "use sqlite locally"])
         .fails_with(2);
-    assert!(
-        out.stderr.contains("already holds this content"),
-        "{}",
-        out.stderr
-    );
+    assert!(out.stderr.contains("already holds this content"), "{}", out.stderr);
 }
 
 #[test]
@@ -86,24 +72,12 @@ fn soft_delete_hides_and_restores_hard_delete_needs_yes() {
     let a = env.capture("decisions", "Soft deleted decision about queues");
     let b = env.capture("decisions", "Hard deleted decision about queues");
     env.run(&["delete", &a]).ok();
-    assert_eq!(
-        env.run(&["recall", "queues", "--json"]).ok().json()["count"],
-        1
-    );
-    assert_eq!(
-        env.run(&["get", &a, "--json"]).ok().json()["status"],
-        "deleted"
-    );
-    let listed = env
-        .run(&["list", "--status", "deleted", "--json"])
-        .ok()
-        .json();
+    assert_eq!(env.run(&["recall", "queues", "--json"]).ok().json()["count"], 1);
+    assert_eq!(env.run(&["get", &a, "--json"]).ok().json()["status"], "deleted");
+    let listed = env.run(&["list", "--status", "deleted", "--json"]).ok().json();
     assert_eq!(listed.as_array().map(Vec::len), Some(1));
     env.run(&["update", &a, "--status", "active"]).ok();
-    assert_eq!(
-        env.run(&["recall", "queues", "--json"]).ok().json()["count"],
-        2
-    );
+    assert_eq!(env.run(&["recall", "queues", "--json"]).ok().json()["count"], 2);
 
     let refused = env.run(&["delete", &b, "--hard"]).fails_with(2);
     assert!(refused.stderr.contains("--yes"));
@@ -111,12 +85,8 @@ fn soft_delete_hides_and_restores_hard_delete_needs_yes() {
     env.run(&["delete", &b, "--hard", "--yes"]).ok();
     env.run(&["get", &b]).fails_with(1);
     // An unknown id among several deletes nothing.
-    env.run(&["delete", &a, "01M80MGM3Y641NH24TZ106AKK4"])
-        .fails_with(1);
-    assert_eq!(
-        env.run(&["get", &a, "--json"]).ok().json()["status"],
-        "active"
-    );
+    env.run(&["delete", &a, "01M80MGM3Y641NH24TZ106AKK4"]).fails_with(1);
+    assert_eq!(env.run(&["get", &a, "--json"]).ok().json()["status"], "active");
 }
 
 #[test]
@@ -143,19 +113,9 @@ fn status_counts_by_dimension() {
 #[test]
 fn list_orders_and_limits() {
     let env = TestEnv::new();
-    for (i, day) in ["2023-01-01", "2023-02-01", "2023-03-01"]
-        .iter()
-        .enumerate()
-    {
-        env.run(&[
-            "capture",
-            "-n",
-            "progress",
-            "--at",
-            day,
-            &format!("milestone {i}"),
-        ])
-        .ok();
+    for (i, day) in ["2023-01-01", "2023-02-01", "2023-03-01"].iter().enumerate() {
+        env.run(&["capture", "-n", "progress", "--at", day, &format!("milestone {i}")])
+            .ok();
     }
     let newest = env.run(&["list", "--json", "--limit", "2"]).ok().json();
     assert_eq!(newest[0]["content"], "milestone 2");

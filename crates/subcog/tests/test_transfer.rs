@@ -32,15 +32,8 @@ fn export_then_import_into_an_empty_store_reproduces_every_field() {
         "Custom namespace memory",
     ])
     .ok();
-    src.run(&[
-        "capture",
-        "-n",
-        "patterns",
-        "--domain",
-        "user",
-        "User-wide pattern",
-    ])
-    .ok();
+    src.run(&["capture", "-n", "patterns", "--domain", "user", "User-wide pattern"])
+        .ok();
     let upd = src.capture("blockers", "CI is flaky");
     src.run(&["update", &upd, "--status", "archived"]).ok();
 
@@ -51,34 +44,19 @@ fn export_then_import_into_an_empty_store_reproduces_every_field() {
     let file = dst.root.path().join("dump.jsonl");
     std::fs::write(&file, &exported).expect("write");
     let dry = dst
-        .run(&[
-            "import",
-            file.to_str().expect("utf8"),
-            "--dry-run",
-            "--json",
-        ])
+        .run(&["import", file.to_str().expect("utf8"), "--dry-run", "--json"])
         .ok()
         .json();
     assert_eq!(dry["imported"], 5);
     assert_eq!(dry["dry_run"], true);
     assert!(!dst.data.exists(), "a dry run created files");
-    let report = dst
-        .run(&["import", file.to_str().expect("utf8"), "--json"])
-        .ok()
-        .json();
+    let report = dst.run(&["import", file.to_str().expect("utf8"), "--json"]).ok().json();
     assert_eq!(report["imported"], 5);
     let again = dst.run(&["export"]).ok().stdout;
-    assert_eq!(
-        parse(&again),
-        parse(&exported),
-        "every field survives the round trip"
-    );
+    assert_eq!(parse(&again), parse(&exported), "every field survives the round trip");
 
     // Importing the same file again skips everything.
-    let twice = dst
-        .run(&["import", file.to_str().expect("utf8"), "--json"])
-        .ok()
-        .json();
+    let twice = dst.run(&["import", file.to_str().expect("utf8"), "--json"]).ok().json();
     assert_eq!(twice["imported"], 0);
     assert_eq!(twice["duplicate_ids"], 5);
 }
@@ -89,14 +67,8 @@ fn export_to_a_file_and_filters() {
     env.capture("decisions", "d1");
     env.capture("learnings", "l1");
     let out = env.root.path().join("out.jsonl");
-    env.run(&[
-        "export",
-        "-o",
-        out.to_str().expect("utf8"),
-        "-n",
-        "decisions",
-    ])
-    .ok();
+    env.run(&["export", "-o", out.to_str().expect("utf8"), "-n", "decisions"])
+        .ok();
     let text = std::fs::read_to_string(&out).expect("read");
     assert_eq!(text.lines().count(), 1);
     assert!(text.contains("\"d1\""));
@@ -126,11 +98,8 @@ fn minimal_records_from_other_tools() {
     let key = env.run(&["recall", "key", "--json"]).ok().json();
     assert_eq!(key["results"][0]["content"], "key [REDACTED:openai_key]");
     // Unknown namespaces in minimal records need permission.
-    env.run_stdin(
-        &["import"],
-        "{\"content\":\"x\",\"namespace\":\"brand-new\"}\n",
-    )
-    .fails_with(2);
+    env.run_stdin(&["import"], "{\"content\":\"x\",\"namespace\":\"brand-new\"}\n")
+        .fails_with(2);
     env.run_stdin(
         &["import", "--allow-new-namespace"],
         "{\"content\":\"x\",\"namespace\":\"brand-new\"}\n",

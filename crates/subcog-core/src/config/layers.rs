@@ -119,25 +119,19 @@ pub fn load(
         })?;
         for (section, value) in table {
             let Value::Table(inner) = value else {
-                return Err(ConfigError::UnknownKey {
-                    origin,
-                    key: section,
-                });
+                return Err(ConfigError::UnknownKey { origin, key: section });
             };
             for (key, value) in inner {
                 let dotted = format!("{section}.{key}");
-                let slot = entries
-                    .get_mut(&dotted)
-                    .ok_or_else(|| ConfigError::UnknownKey {
-                        origin: origin.clone(),
-                        key: dotted.clone(),
-                    })?;
-                let value =
-                    coerce(&slot.0, value).map_err(|message| ConfigError::InvalidValue {
-                        origin: origin.clone(),
-                        key: dotted.clone(),
-                        message,
-                    })?;
+                let slot = entries.get_mut(&dotted).ok_or_else(|| ConfigError::UnknownKey {
+                    origin: origin.clone(),
+                    key: dotted.clone(),
+                })?;
+                let value = coerce(&slot.0, value).map_err(|message| ConfigError::InvalidValue {
+                    origin: origin.clone(),
+                    key: dotted.clone(),
+                    message,
+                })?;
                 *slot = (value, Source::File(path.to_path_buf()));
             }
         }
@@ -159,18 +153,15 @@ pub fn load(
     }
 
     for (dotted, value, flag) in flags {
-        let slot = entries
-            .get_mut(*dotted)
-            .ok_or_else(|| ConfigError::UnknownKey {
-                origin: format!("flag {flag}"),
-                key: dotted.to_string(),
-            })?;
-        let value =
-            coerce(&slot.0, value.clone()).map_err(|message| ConfigError::InvalidValue {
-                origin: format!("flag {flag}"),
-                key: dotted.to_string(),
-                message,
-            })?;
+        let slot = entries.get_mut(*dotted).ok_or_else(|| ConfigError::UnknownKey {
+            origin: format!("flag {flag}"),
+            key: dotted.to_string(),
+        })?;
+        let value = coerce(&slot.0, value.clone()).map_err(|message| ConfigError::InvalidValue {
+            origin: format!("flag {flag}"),
+            key: dotted.to_string(),
+            message,
+        })?;
         *slot = (value, Source::Flag(flag.to_string()));
     }
 
@@ -284,11 +275,7 @@ fn build(entries: &BTreeMap<String, (Value, Source)>) -> Result<Config, ConfigEr
 }
 
 /// Finds which key of a failing section is at fault by trying each non-default value.
-fn first_bad_key(
-    section: &str,
-    value: &Value,
-    entries: &BTreeMap<String, (Value, Source)>,
-) -> String {
+fn first_bad_key(section: &str, value: &Value, entries: &BTreeMap<String, (Value, Source)>) -> String {
     let defaults = defaults_table();
     if let (Value::Table(t), Some(Value::Table(def))) = (value, defaults.get(section)) {
         for (key, v) in t {
@@ -317,10 +304,7 @@ mod tests {
     use crate::secrets::SecretPolicy;
 
     fn env(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
-        pairs
-            .iter()
-            .map(|(a, b)| (a.to_string(), b.to_string()))
-            .collect()
+        pairs.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
     }
 
     #[test]
@@ -328,11 +312,7 @@ mod tests {
         let loaded = load(None, &[], &[]).expect("defaults load");
         assert_eq!(loaded.config, Config::default());
         assert!(loaded.entries.values().all(|(_, s)| *s == Source::Default));
-        assert!(
-            loaded
-                .entries
-                .contains_key("retention.recency_half_life_days")
-        );
+        assert!(loaded.entries.contains_key("retention.recency_half_life_days"));
     }
 
     #[test]
@@ -341,10 +321,7 @@ mod tests {
         let loaded = load(Some((path, EXAMPLE_CONFIG)), &[], &[]).expect("example parses");
         assert_eq!(loaded.config, Config::default());
         assert!(
-            loaded
-                .entries
-                .values()
-                .all(|(_, s)| *s == Source::File(path.into())),
+            loaded.entries.values().all(|(_, s)| *s == Source::File(path.into())),
             "every key should be documented in example.toml"
         );
     }
@@ -371,27 +348,12 @@ mod tests {
         assert_eq!(c.namespaces.custom, vec!["team", "ops"]);
         assert_eq!(c.storage.data_dir, "/d");
         assert_eq!(c.context.min_tier, Tier::Warm);
-        let src = |k: &str| {
-            loaded
-                .entries
-                .get(k)
-                .map(|(_, s)| s.to_string())
-                .unwrap_or_default()
-        };
-        assert_eq!(
-            src("recall.default_limit"),
-            "env SUBCOG_RECALL_DEFAULT_LIMIT"
-        );
+        let src = |k: &str| loaded.entries.get(k).map(|(_, s)| s.to_string()).unwrap_or_default();
+        assert_eq!(src("recall.default_limit"), "env SUBCOG_RECALL_DEFAULT_LIMIT");
         assert_eq!(src("capture.on_secret"), "file /c.toml");
-        assert_eq!(
-            src("context.base_token_budget"),
-            "env SUBCOG_CONTEXT_TOKEN_BUDGET"
-        );
+        assert_eq!(src("context.base_token_budget"), "env SUBCOG_CONTEXT_TOKEN_BUDGET");
         assert_eq!(src("storage.data_dir"), "flag --data-dir");
-        assert_eq!(
-            src("recall.default_limit"),
-            "env SUBCOG_RECALL_DEFAULT_LIMIT"
-        );
+        assert_eq!(src("recall.default_limit"), "env SUBCOG_RECALL_DEFAULT_LIMIT");
         assert_eq!(src("context.min_tier"), "default");
     }
 

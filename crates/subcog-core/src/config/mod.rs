@@ -27,8 +27,10 @@ pub struct Config {
     pub capture: CaptureConfig,
     /// Custom namespaces.
     pub namespaces: NamespacesConfig,
-    /// Recall defaults.
+    /// Recall defaults and fusion weights.
     pub recall: RecallConfig,
+    /// The embedding model.
+    pub embedding: EmbeddingConfig,
     /// Consolidation (seed 000).
     pub consolidation: ConsolidationConfig,
     /// Retention score weights (seed 000).
@@ -95,11 +97,94 @@ pub struct NamespacesConfig {
 pub struct RecallConfig {
     /// Results returned when `--limit` is not given.
     pub default_limit: usize,
+    /// Retrieval mode when `--mode` is not given: reflexive, standard, deep, exhaustive.
+    pub default_mode: RetrievalMode,
+    /// Weight of the keyword (BM25) channel in rank fusion.
+    pub bm25_weight: f64,
+    /// Weight of the vector (embedding) channel in rank fusion.
+    pub vector_weight: f64,
+    /// Weight of the time channel (queries that name a date or period).
+    pub time_weight: f64,
+    /// The k of reciprocal-rank fusion: 1 / (k + rank).
+    pub rrf_k: f64,
+    /// Candidates each channel contributes before fusion.
+    pub candidates: usize,
 }
 
 impl Default for RecallConfig {
     fn default() -> Self {
-        RecallConfig { default_limit: 10 }
+        RecallConfig {
+            default_limit: 10,
+            default_mode: RetrievalMode::Standard,
+            bm25_weight: 1.0,
+            vector_weight: 1.0,
+            time_weight: 0.5,
+            rrf_k: 60.0,
+            candidates: 50,
+        }
+    }
+}
+
+/// Which tiers recall searches (seed 003).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RetrievalMode {
+    /// HOT only (automatic injection).
+    Reflexive,
+    /// HOT and WARM (the default).
+    #[default]
+    Standard,
+    /// HOT, WARM and COLD.
+    Deep,
+    /// Every tier, ARCHIVED included.
+    Exhaustive,
+}
+
+impl RetrievalMode {
+    /// The tiers this mode searches.
+    pub fn tiers(self) -> &'static [Tier] {
+        match self {
+            RetrievalMode::Reflexive => &[Tier::Hot],
+            RetrievalMode::Standard => &[Tier::Hot, Tier::Warm],
+            RetrievalMode::Deep => &[Tier::Hot, Tier::Warm, Tier::Cold],
+            RetrievalMode::Exhaustive => &[Tier::Hot, Tier::Warm, Tier::Cold, Tier::Archived],
+        }
+    }
+}
+
+impl std::str::FromStr for RetrievalMode {
+    type Err = crate::error::ValidationError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "reflexive" => Ok(RetrievalMode::Reflexive),
+            "standard" => Ok(RetrievalMode::Standard),
+            "deep" => Ok(RetrievalMode::Deep),
+            "exhaustive" => Ok(RetrievalMode::Exhaustive),
+            _ => Err(crate::error::ValidationError::UnknownValue {
+                what: "retrieval mode",
+                value: s.to_string(),
+                expected: "reflexive, standard, deep, exhaustive".into(),
+            }),
+        }
+    }
+}
+
+/// `[embedding]`
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct EmbeddingConfig {
+    /// Use the embedding model when it is installed.
+    pub enabled: bool,
+    /// Model directory; empty means `<data dir>/models/all-MiniLM-L6-v2`.
+    pub model_dir: String,
+}
+
+impl Default for EmbeddingConfig {
+    fn default() -> Self {
+        EmbeddingConfig {
+            enabled: true,
+            model_dir: String::new(),
+        }
     }
 }
 

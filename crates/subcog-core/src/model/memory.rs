@@ -179,16 +179,8 @@ mod tests {
 
     #[test]
     fn ids_parse_and_sort_by_time() {
-        let early = MemoryId::at(
-            Utc.with_ymd_and_hms(2023, 5, 8, 0, 0, 0)
-                .single()
-                .expect("date"),
-        );
-        let late = MemoryId::at(
-            Utc.with_ymd_and_hms(2024, 1, 1, 0, 0, 0)
-                .single()
-                .expect("date"),
-        );
+        let early = MemoryId::at(Utc.with_ymd_and_hms(2023, 5, 8, 0, 0, 0).single().expect("date"));
+        let late = MemoryId::at(Utc.with_ymd_and_hms(2024, 1, 1, 0, 0, 0).single().expect("date"));
         assert!(early < late);
         let text = early.to_string();
         assert_eq!(text.len(), 26);

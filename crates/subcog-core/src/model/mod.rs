@@ -127,9 +127,7 @@ pub fn normalize_tag(tag: &str) -> Result<String, ValidationError> {
             reason: "is longer than 64 characters",
         });
     }
-    if t.chars()
-        .any(|c| c.is_whitespace() || c == ',' || c.is_control())
-    {
+    if t.chars().any(|c| c.is_whitespace() || c == ',' || c.is_control()) {
         return Err(ValidationError::InvalidTag {
             tag: tag.to_string(),
             reason: "contains whitespace, a comma or a control character",

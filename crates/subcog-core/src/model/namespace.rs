@@ -38,19 +38,14 @@ impl Namespace {
         let mut chars = lower.chars();
         let valid = match chars.next() {
             Some(first) if first.is_ascii_lowercase() => {
-                lower.len() <= 32
-                    && chars.all(|c| {
-                        c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_'
-                    })
+                lower.len() <= 32 && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_')
             }
             _ => false,
         };
         if valid {
             Ok(Namespace(lower))
         } else {
-            Err(ValidationError::InvalidNamespace {
-                name: name.to_string(),
-            })
+            Err(ValidationError::InvalidNamespace { name: name.to_string() })
         }
     }
 
@@ -103,11 +98,7 @@ mod tests {
             Some("decisions".into())
         );
         assert!(Namespace::parse("team-notes_2").is_ok());
-        assert!(
-            !Namespace::parse("team-notes_2")
-                .map(|n| n.is_builtin())
-                .unwrap_or(true)
-        );
+        assert!(!Namespace::parse("team-notes_2").map(|n| n.is_builtin()).unwrap_or(true));
         for bad in ["", "1abc", "has space", "ünï", "a/b", &"x".repeat(33)] {
             assert!(Namespace::parse(bad).is_err(), "{bad:?} should be rejected");
         }

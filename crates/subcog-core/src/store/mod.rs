@@ -10,6 +10,7 @@ use chrono::{DateTime, Utc};
 use std::collections::BTreeMap;
 use thiserror::Error;
 
+use crate::embed::EmbeddingModel;
 use crate::model::{Domain, Memory, MemoryId, Namespace, ScoredMemory, Status, Tier};
 
 /// A storage failure.
@@ -106,9 +107,7 @@ impl InsertOutcome {
     /// The id that holds the content afterwards.
     pub fn id(&self) -> MemoryId {
         match *self {
-            InsertOutcome::Inserted(id)
-            | InsertOutcome::DuplicateContent(id)
-            | InsertOutcome::DuplicateId(id) => id,
+            InsertOutcome::Inserted(id) | InsertOutcome::DuplicateContent(id) | InsertOutcome::DuplicateId(id) => id,
         }
     }
 }
@@ -161,6 +160,26 @@ pub struct StoreStats {
     pub size_bytes: u64,
 }
 
+/// Vectors to store with memories, one per memory, all of one model.
+#[derive(Debug, Clone, Copy)]
+pub struct Vectors<'a> {
+    /// The model that made them.
+    pub model: &'a EmbeddingModel,
+    /// One vector per memory, in the same order.
+    pub vectors: &'a [Vec<f32>],
+}
+
+/// How many vectors a store holds for one model.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EmbeddingCount {
+    /// Model id.
+    pub model_id: String,
+    /// Dimension.
+    pub dim: usize,
+    /// Vectors stored.
+    pub count: u64,
+}
+
 /// A persistent store of memories.
 pub trait Store: Send + Sync {
     /// Human-readable location (a file path or URL without credentials).
@@ -170,11 +189,13 @@ pub trait Store: Send + Sync {
     /// live in the store; atomic with respect to concurrent writers.
     fn insert(&self, memory: &Memory) -> Result<InsertOutcome, StoreError>;
 
-    /// Inserts many memories in one transaction: all outcomes are applied, or none.
-    /// With `dry_run` the outcomes are computed and the transaction rolled back.
+    /// Inserts many memories (and their vectors, when given) in one transaction: all
+    /// outcomes are applied, or none. With `dry_run` the outcomes are computed and the
+    /// transaction rolled back.
     fn insert_many(
         &self,
         memories: &[Memory],
+        vectors: Option<Vectors<'_>>,
         dry_run: bool,
     ) -> Result<Vec<InsertOutcome>, StoreError>;
 
@@ -188,12 +209,7 @@ pub trait Store: Send + Sync {
     fn delete_hard(&self, id: &MemoryId) -> Result<bool, StoreError>;
 
     /// Lists memories matching the filter.
-    fn list(
-        &self,
-        filter: &MemoryFilter,
-        order: ListOrder,
-        limit: Option<usize>,
-    ) -> Result<Vec<Memory>, StoreError>;
+    fn list(&self, filter: &MemoryFilter, order: ListOrder, limit: Option<usize>) -> Result<Vec<Memory>, StoreError>;
 
     /// Full-text search: the best `limit` matches of `terms` (any term, prefix match) after
     /// filtering, best first.
@@ -203,6 +219,41 @@ pub trait Store: Send + Sync {
         filter: &MemoryFilter,
         limit: usize,
     ) -> Result<Vec<ScoredMemory>, StoreError>;
+
+    /// Nearest memories to `query` among vectors of `model`, after filtering, best first;
+    /// the score is the cosine similarity.
+    fn search_vector(
+        &self,
+        model: &EmbeddingModel,
+        query: &[f32],
+        filter: &MemoryFilter,
+        limit: usize,
+    ) -> Result<Vec<ScoredMemory>, StoreError>;
+
+    /// Memories created in `[start, end)` after filtering, closest to the middle first;
+    /// the score is 1 at the middle and falls toward the ends.
+    fn search_time(
+        &self,
+        start: DateTime<Utc>,
+        end: DateTime<Utc>,
+        filter: &MemoryFilter,
+        limit: usize,
+    ) -> Result<Vec<ScoredMemory>, StoreError>;
+
+    /// Stores (or replaces) vectors for existing memories; returns how many were stored.
+    fn put_embeddings(&self, model: &EmbeddingModel, items: &[(MemoryId, Vec<f32>)]) -> Result<usize, StoreError>;
+
+    /// Removes every vector not made by `model`; returns how many were removed.
+    fn drop_other_embeddings(&self, model: &EmbeddingModel) -> Result<usize, StoreError>;
+
+    /// Live memories that have no vector of `model`, oldest first.
+    fn missing_embeddings(&self, model: &EmbeddingModel, limit: usize) -> Result<Vec<Memory>, StoreError>;
+
+    /// Vector counts by model.
+    fn embedding_counts(&self) -> Result<Vec<EmbeddingCount>, StoreError>;
+
+    /// Records that recall returned these memories: activation_count + 1, last_accessed.
+    fn touch(&self, ids: &[MemoryId], at: DateTime<Utc>) -> Result<(), StoreError>;
 
     /// Namespaces in use by live memories.
     fn namespaces(&self) -> Result<Vec<String>, StoreError>;

@@ -82,10 +82,7 @@ pub fn run(app: &App, args: CaptureArgs) -> CommandResult {
             .iter()
             .map(|r| format!("{} {}", r.count, r.kind))
             .collect();
-        output::note(&format!(
-            "redacted secrets before storing: {}",
-            kinds.join(", ")
-        ));
+        output::note(&format!("redacted secrets before storing: {}", kinds.join(", ")));
     }
     if app.json() {
         return output::print_json(&serde_json::json!({

@@ -40,11 +40,7 @@ pub fn run(app: &App, args: ConfigArgs) -> CommandResult {
                     "config_file": file, "config_file_exists": exists, "data_dir": data_dir,
                 }));
             }
-            let note = if exists {
-                ""
-            } else {
-                "  (not present: defaults apply)"
-            };
+            let note = if exists { "" } else { "  (not present: defaults apply)" };
             output::print(&format!(
                 "config file  {}{note}\ndata dir     {}\n",
                 file.unwrap_or_else(|| "-".into()),

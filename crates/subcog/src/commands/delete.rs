@@ -52,11 +52,7 @@ pub fn run(app: &App, args: DeleteArgs) -> CommandResult {
             "deleted": deleted.iter().map(|m| m.id.to_string()).collect::<Vec<_>>(),
         }));
     }
-    let how = if args.hard {
-        "deleted for good"
-    } else {
-        "deleted"
-    };
+    let how = if args.hard { "deleted for good" } else { "deleted" };
     let text: String = deleted
         .iter()
         .map(|m| {

@@ -36,17 +36,12 @@ pub fn run(app: &App, args: ExportArgs) -> CommandResult {
     match &args.output {
         None => output::print(&text),
         Some(path) => {
-            write_atomically(path, text.as_bytes()).map_err(|e| {
-                CommandError::internal(anyhow::anyhow!("cannot write {}: {e}", path.display()))
-            })?;
+            write_atomically(path, text.as_bytes())
+                .map_err(|e| CommandError::internal(anyhow::anyhow!("cannot write {}: {e}", path.display())))?;
             if app.json() {
                 output::print_json(&serde_json::json!({"file": path, "exported": memories.len()}))
             } else {
-                output::print(&format!(
-                    "exported {} memories to {}\n",
-                    memories.len(),
-                    path.display()
-                ))
+                output::print(&format!("exported {} memories to {}\n", memories.len(), path.display()))
             }
         }
     }
@@ -61,9 +56,7 @@ fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()>
         .unwrap_or(std::path::Path::new("."));
     let tmp = dir.join(format!(
         ".{}.tmp-{}",
-        path.file_name()
-            .and_then(|n| n.to_str())
-            .unwrap_or("export"),
+        path.file_name().and_then(|n| n.to_str()).unwrap_or("export"),
         std::process::id()
     ));
     let result = (|| {

@@ -11,12 +11,7 @@ use crate::command_error::CommandError;
 #[derive(Debug, Clone, Default, Args)]
 pub struct FilterArgs {
     /// Only these namespaces (repeat or comma-separate)
-    #[arg(
-        short = 'n',
-        long = "namespace",
-        value_name = "NS",
-        value_delimiter = ','
-    )]
+    #[arg(short = 'n', long = "namespace", value_name = "NS", value_delimiter = ',')]
     pub namespaces: Vec<String>,
     /// Only memories with all these tags (repeat or comma-separate)
     #[arg(short = 't', long = "tag", value_name = "TAG", value_delimiter = ',')]

@@ -39,10 +39,7 @@ fn render(m: &Memory) -> String {
             },
         ],
         vec!["source".into(), opt(m.source.clone())],
-        vec![
-            "importance".into(),
-            opt(m.importance.map(|i| format!("{i:.2}"))),
-        ],
+        vec!["importance".into(), opt(m.importance.map(|i| format!("{i:.2}")))],
         vec!["priority".into(), m.priority.to_string()],
         vec!["status".into(), m.status.to_string()],
         vec![
@@ -70,10 +67,7 @@ fn render(m: &Memory) -> String {
                 opt(m.last_accessed.map(|t| t.to_rfc3339()))
             ),
         ],
-        vec![
-            "superseded by".into(),
-            opt(m.superseded_by.map(|i| i.to_string())),
-        ],
+        vec!["superseded by".into(), opt(m.superseded_by.map(|i| i.to_string()))],
         vec!["cluster".into(), opt(m.cluster_id.clone())],
     ];
     let mut out = output::table(&rows, &[output::HEADING]);

@@ -42,9 +42,7 @@ pub fn run(app: &App, args: ImportArgs) -> CommandResult {
             text
         }
     };
-    let report = app
-        .subcog()?
-        .import(&text, args.dry_run, args.allow_new_namespace)?;
+    let report = app.subcog()?.import(&text, args.dry_run, args.allow_new_namespace)?;
     if app.json() {
         return output::print_json(&serde_json::to_value(&report).unwrap_or_default());
     }
@@ -55,10 +53,6 @@ pub fn run(app: &App, args: ImportArgs) -> CommandResult {
     };
     output::print(&format!(
         "{prefix} {} of {} records ({} duplicate ids, {} duplicate content skipped; {} redacted)\n",
-        report.imported,
-        report.records,
-        report.duplicate_ids,
-        report.duplicate_content,
-        report.redacted
+        report.imported, report.records, report.duplicate_ids, report.duplicate_content, report.redacted
     ))
 }

@@ -52,11 +52,6 @@ pub fn run(app: &App, args: RecallArgs) -> CommandResult {
     let rows = output::memory_rows(result.results.iter().map(|r| (&r.memory, Some(r.score))));
     output::print(&output::table(
         &rows,
-        &[
-            output::ID,
-            output::NAMESPACE,
-            Default::default(),
-            output::SCORE,
-        ],
+        &[output::ID, output::NAMESPACE, Default::default(), output::SCORE],
     ))
 }

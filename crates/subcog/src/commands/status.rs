@@ -45,10 +45,7 @@ pub fn run(app: &App, _args: StatusArgs) -> CommandResult {
     let mut rows = vec![
         vec!["project".into(), report.project_root.display().to_string()],
         vec!["data dir".into(), report.data_dir.display().to_string()],
-        vec![
-            "schema".into(),
-            format!("version {}", report.schema_version),
-        ],
+        vec!["schema".into(), format!("version {}", report.schema_version)],
         vec![
             "recall".into(),
             if report.semantic {

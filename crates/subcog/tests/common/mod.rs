@@ -27,12 +27,8 @@ pub struct Run {
 impl Run {
     /// Parses stdout as JSON.
     pub fn json(&self) -> serde_json::Value {
-        serde_json::from_str(&self.stdout).unwrap_or_else(|e| {
-            panic!(
-                "stdout is not JSON ({e}):\n{}\nstderr:\n{}",
-                self.stdout, self.stderr
-            )
-        })
+        serde_json::from_str(&self.stdout)
+            .unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{}\nstderr:\n{}", self.stdout, self.stderr))
     }
 
     /// Asserts success and returns self.
@@ -54,11 +50,7 @@ impl Run {
             "exit code\nstdout:\n{}\nstderr:\n{}",
             self.stdout, self.stderr
         );
-        let errors: Vec<&str> = self
-            .stderr
-            .lines()
-            .filter(|l| l.starts_with("error:"))
-            .collect();
+        let errors: Vec<&str> = self.stderr.lines().filter(|l| l.starts_with("error:")).collect();
         assert_eq!(errors.len(), 1, "one error line expected:\n{}", self.stderr);
         self
     }
@@ -121,10 +113,7 @@ impl TestEnv {
 
     /// Captures and returns the new memory's id.
     pub fn capture(&self, ns: &str, content: &str) -> String {
-        let out = self
-            .run(&["capture", "--json", "-n", ns, content])
-            .ok()
-            .json();
+        let out = self.run(&["capture", "--json", "-n", ns, content]).ok().json();
         out["id"].as_str().expect("id").to_string()
     }
 

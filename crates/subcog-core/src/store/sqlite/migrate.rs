@@ -19,11 +19,9 @@ pub fn latest_version() -> u32 {
 
 /// Reads the applied version without taking the write lock; `None` if the table is absent.
 pub(crate) fn current_version(conn: &Connection) -> Option<u32> {
-    conn.query_row(
-        "SELECT COALESCE(MAX(version), 0) FROM schema_version",
-        [],
-        |r| r.get::<_, u32>(0),
-    )
+    conn.query_row("SELECT COALESCE(MAX(version), 0) FROM schema_version", [], |r| {
+        r.get::<_, u32>(0)
+    })
     .ok()
 }
 
@@ -33,11 +31,7 @@ pub(crate) fn migrate(conn: &mut Connection, path: &str) -> Result<u32, StoreErr
 }
 
 /// Brings the database up to `target` (tests build every intermediate version with it).
-pub(crate) fn migrate_to(
-    conn: &mut Connection,
-    path: &str,
-    target: u32,
-) -> Result<u32, StoreError> {
+pub(crate) fn migrate_to(conn: &mut Connection, path: &str, target: u32) -> Result<u32, StoreError> {
     if let Some(v) = current_version(conn) {
         if v > latest_version() {
             return Err(StoreError::TooNew {
@@ -146,11 +140,7 @@ mod tests {
                 assert_eq!(tier, "hot");
                 assert_eq!(hits, 1);
                 let tags: i64 = conn
-                    .query_row(
-                        "SELECT count(*) FROM memory_tags WHERE tag = 'db'",
-                        [],
-                        |r| r.get(0),
-                    )
+                    .query_row("SELECT count(*) FROM memory_tags WHERE tag = 'db'", [], |r| r.get(0))
                     .expect("tags");
                 assert_eq!(tags, 1);
             }
@@ -163,15 +153,9 @@ mod tests {
     fn newer_databases_are_refused() {
         let mut conn = Connection::open_in_memory().expect("open");
         migrate(&mut conn, "mem").expect("migrate");
-        conn.execute(
-            "INSERT INTO schema_version (version, label) VALUES (999, 'future')",
-            [],
-        )
-        .expect("insert");
+        conn.execute("INSERT INTO schema_version (version, label) VALUES (999, 'future')", [])
+            .expect("insert");
         let err = migrate(&mut conn, "mem").expect_err("too new");
-        assert!(
-            matches!(err, StoreError::TooNew { found: 999, .. }),
-            "{err}"
-        );
+        assert!(matches!(err, StoreError::TooNew { found: 999, .. }), "{err}");
     }
 }

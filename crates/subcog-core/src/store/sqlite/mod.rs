@@ -7,18 +7,20 @@
 
 mod migrate;
 mod rows;
+mod vectors;
 
 pub use migrate::latest_version;
 
 use rusqlite::types::Value;
-use rusqlite::{
-    Connection, ErrorCode, OpenFlags, OptionalExtension, TransactionBehavior, params_from_iter,
-};
+use rusqlite::{Connection, ErrorCode, OpenFlags, OptionalExtension, TransactionBehavior, params_from_iter};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 
-use super::{InsertOutcome, ListOrder, MemoryFilter, Store, StoreError, StoreStats};
+use chrono::{DateTime, Utc};
+
+use super::{EmbeddingCount, InsertOutcome, ListOrder, MemoryFilter, Store, StoreError, StoreStats, Vectors};
+use crate::embed::EmbeddingModel;
 use crate::model::{Memory, MemoryId, ScoredMemory};
 
 /// BM25 column weights for content, summary and tags.
@@ -30,13 +32,12 @@ pub struct SqliteStore {
     label: String,
     busy_timeout: Duration,
     conn: Mutex<Connection>,
+    vectors: Mutex<Option<vectors::VectorCache>>,
 }
 
 impl std::fmt::Debug for SqliteStore {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("SqliteStore")
-            .field("path", &self.path)
-            .finish()
+        f.debug_struct("SqliteStore").field("path", &self.path).finish()
     }
 }
 
@@ -47,17 +48,11 @@ pub(crate) fn map_err(path: &str, e: rusqlite::Error) -> StoreError {
         rusqlite::Error::SqliteFailure(err, msg) => {
             let message = msg.clone().unwrap_or_else(|| err.to_string());
             match err.code {
-                ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked => {
-                    StoreError::Busy { path, waited_ms: 0 }
-                }
+                ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked => StoreError::Busy { path, waited_ms: 0 },
                 ErrorCode::DiskFull => StoreError::DiskFull { path },
                 ErrorCode::ReadOnly => StoreError::ReadOnly { path, message },
-                ErrorCode::NotADatabase | ErrorCode::DatabaseCorrupt => {
-                    StoreError::Corrupt { path, message }
-                }
-                ErrorCode::CannotOpen | ErrorCode::PermissionDenied => {
-                    StoreError::Open { path, message }
-                }
+                ErrorCode::NotADatabase | ErrorCode::DatabaseCorrupt => StoreError::Corrupt { path, message },
+                ErrorCode::CannotOpen | ErrorCode::PermissionDenied => StoreError::Open { path, message },
                 _ => StoreError::Backend { path, message },
             }
         }
@@ -75,14 +70,11 @@ impl SqliteStore {
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir).map_err(|e| io_error(&dir.display().to_string(), e))?;
         }
-        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
-            | OpenFlags::SQLITE_OPEN_CREATE
-            | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-        let conn =
-            Connection::open_with_flags(path, flags).map_err(|e| match map_err(&label, e) {
-                StoreError::Open { path: p, message } => readonly_or_open(path, p, message),
-                other => other,
-            })?;
+        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let conn = Connection::open_with_flags(path, flags).map_err(|e| match map_err(&label, e) {
+            StoreError::Open { path: p, message } => readonly_or_open(path, p, message),
+            other => other,
+        })?;
         Self::setup(conn, path.to_path_buf(), label, busy_timeout, true).map_err(|e| match e {
             StoreError::Open { path: p, message } => readonly_or_open(path, p, message),
             other => other,
@@ -93,13 +85,7 @@ impl SqliteStore {
     pub fn open_in_memory() -> Result<Self, StoreError> {
         let label = ":memory:".to_string();
         let conn = Connection::open_in_memory().map_err(|e| map_err(&label, e))?;
-        Self::setup(
-            conn,
-            PathBuf::from(":memory:"),
-            label,
-            Duration::from_secs(1),
-            false,
-        )
+        Self::setup(conn, PathBuf::from(":memory:"), label, Duration::from_secs(1), false)
     }
 
     fn setup(
@@ -109,8 +95,7 @@ impl SqliteStore {
         busy_timeout: Duration,
         wal: bool,
     ) -> Result<Self, StoreError> {
-        conn.busy_timeout(busy_timeout)
-            .map_err(|e| map_err(&label, e))?;
+        conn.busy_timeout(busy_timeout).map_err(|e| map_err(&label, e))?;
         if wal {
             set_wal(&conn, &label, busy_timeout)?;
         }
@@ -122,6 +107,7 @@ impl SqliteStore {
             label,
             busy_timeout,
             conn: Mutex::new(conn),
+            vectors: Mutex::new(None),
         })
     }
 
@@ -133,11 +119,9 @@ impl SqliteStore {
     /// Reads a value from the store's key/value metadata.
     pub fn meta(&self, key: &str) -> Result<Option<String>, StoreError> {
         let conn = self.lock()?;
-        conn.query_row("SELECT value FROM store_meta WHERE key = ?1", [key], |r| {
-            r.get(0)
-        })
-        .optional()
-        .map_err(|e| self.err(e))
+        conn.query_row("SELECT value FROM store_meta WHERE key = ?1", [key], |r| r.get(0))
+            .optional()
+            .map_err(|e| self.err(e))
     }
 
     /// Writes a value to the store's key/value metadata.
@@ -167,6 +151,7 @@ impl SqliteStore {
         &self,
         tx: &rusqlite::Transaction<'_>,
         m: &Memory,
+        vector: Option<(&EmbeddingModel, &[f32])>,
     ) -> Result<InsertOutcome, StoreError> {
         let id = m.id.to_string();
         let exists: bool = tx
@@ -189,14 +174,13 @@ impl SqliteStore {
         );
         tx.execute(&sql, params_from_iter(rows::to_values(m)))
             .map_err(|e| self.err(e))?;
+        if let Some((model, v)) = vector {
+            self.put_vector_in(tx, &m.id, model, v)?;
+        }
         Ok(InsertOutcome::Inserted(m.id))
     }
 
-    fn live_duplicate(
-        &self,
-        conn: &Connection,
-        m: &Memory,
-    ) -> Result<Option<MemoryId>, StoreError> {
+    fn live_duplicate(&self, conn: &Connection, m: &Memory) -> Result<Option<MemoryId>, StoreError> {
         let found: Option<String> = conn
             .query_row(
                 "SELECT id FROM memories WHERE namespace = ?1 AND domain = ?2 AND content_hash = ?3
@@ -217,9 +201,7 @@ impl SqliteStore {
     fn query_memories(&self, sql: &str, params: Vec<Value>) -> Result<Vec<Memory>, StoreError> {
         let conn = self.lock()?;
         let mut stmt = conn.prepare_cached(sql).map_err(|e| self.err(e))?;
-        let mut rows = stmt
-            .query(params_from_iter(params))
-            .map_err(|e| self.err(e))?;
+        let mut rows = stmt.query(params_from_iter(params)).map_err(|e| self.err(e))?;
         let mut out = Vec::new();
         while let Some(row) = rows.next().map_err(|e| self.err(e))? {
             out.push(rows::from_row(&self.label, row)?);
@@ -257,17 +239,12 @@ impl SqliteStore {
         params.push(to_i64(limit));
         let conn = self.lock()?;
         let mut stmt = conn.prepare_cached(&sql).map_err(|e| self.err(e))?;
-        let mut rows_iter = stmt
-            .query(params_from_iter(params))
-            .map_err(|e| self.err(e))?;
+        let mut rows_iter = stmt.query(params_from_iter(params)).map_err(|e| self.err(e))?;
         let mut out = Vec::new();
         while let Some(row) = rows_iter.next().map_err(|e| self.err(e))? {
             let memory = rows::from_row(&self.label, row)?;
             let rank: f64 = row.get(rows::COLUMNS.len()).map_err(|e| self.err(e))?;
-            out.push(ScoredMemory {
-                memory,
-                score: -rank,
-            });
+            out.push(ScoredMemory { memory, score: -rank });
         }
         Ok(out)
     }
@@ -291,7 +268,7 @@ impl Store for SqliteStore {
 
     fn insert(&self, memory: &Memory) -> Result<InsertOutcome, StoreError> {
         let _span = tracing::debug_span!("store.sqlite.insert", memory_id = %memory.id).entered();
-        let mut outcomes = self.insert_many(std::slice::from_ref(memory), false)?;
+        let mut outcomes = self.insert_many(std::slice::from_ref(memory), None, false)?;
         outcomes.pop().ok_or_else(|| StoreError::Backend {
             path: self.label.clone(),
             message: "insert returned no outcome".into(),
@@ -301,18 +278,26 @@ impl Store for SqliteStore {
     fn insert_many(
         &self,
         memories: &[Memory],
+        vectors: Option<Vectors<'_>>,
         dry_run: bool,
     ) -> Result<Vec<InsertOutcome>, StoreError> {
-        let _span =
-            tracing::debug_span!("store.sqlite.insert_many", count = memories.len(), dry_run)
-                .entered();
+        if let Some(v) = vectors
+            && v.vectors.len() != memories.len()
+        {
+            return Err(StoreError::Backend {
+                path: self.label.clone(),
+                message: format!("{} vectors for {} memories", v.vectors.len(), memories.len()),
+            });
+        }
+        let _span = tracing::debug_span!("store.sqlite.insert_many", count = memories.len(), dry_run).entered();
         let mut conn = self.lock()?;
         let tx = conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(|e| self.err(e))?;
         let mut outcomes = Vec::with_capacity(memories.len());
-        for m in memories {
-            outcomes.push(self.insert_in(&tx, m)?);
+        for (i, m) in memories.iter().enumerate() {
+            let vector = vectors.and_then(|v| v.vectors.get(i).map(|x| (v.model, x.as_slice())));
+            outcomes.push(self.insert_in(&tx, m, vector)?);
         }
         if dry_run {
             tx.rollback().map_err(|e| self.err(e))?;
@@ -323,13 +308,8 @@ impl Store for SqliteStore {
     }
 
     fn get(&self, id: &MemoryId) -> Result<Option<Memory>, StoreError> {
-        let sql = format!(
-            "SELECT {} FROM memories m WHERE m.id = ?1",
-            rows::select_list("m")
-        );
-        Ok(self
-            .query_memories(&sql, vec![Value::Text(id.to_string())])?
-            .pop())
+        let sql = format!("SELECT {} FROM memories m WHERE m.id = ?1", rows::select_list("m"));
+        Ok(self.query_memories(&sql, vec![Value::Text(id.to_string())])?.pop())
     }
 
     fn update(&self, memory: &Memory) -> Result<bool, StoreError> {
@@ -384,12 +364,7 @@ impl Store for SqliteStore {
         Ok(changed > 0)
     }
 
-    fn list(
-        &self,
-        filter: &MemoryFilter,
-        order: ListOrder,
-        limit: Option<usize>,
-    ) -> Result<Vec<Memory>, StoreError> {
+    fn list(&self, filter: &MemoryFilter, order: ListOrder, limit: Option<usize>) -> Result<Vec<Memory>, StoreError> {
         let (clause, mut params) = rows::filter_sql(filter);
         let direction = match order {
             ListOrder::NewestFirst => "DESC",
@@ -412,8 +387,7 @@ impl Store for SqliteStore {
         filter: &MemoryFilter,
         limit: usize,
     ) -> Result<Vec<ScoredMemory>, StoreError> {
-        let _span =
-            tracing::debug_span!("store.sqlite.search_text", terms = terms.len(), limit).entered();
+        let _span = tracing::debug_span!("store.sqlite.search_text", terms = terms.len(), limit).entered();
         if terms.is_empty() || limit == 0 {
             return Ok(Vec::new());
         }
@@ -429,6 +403,46 @@ impl Store for SqliteStore {
         // Few results: either few matches (the full query is cheap too) or a filter that
         // removed most candidates (only the full query is exact).
         self.ranked(&expression, filter, None, limit)
+    }
+
+    fn search_vector(
+        &self,
+        model: &EmbeddingModel,
+        query: &[f32],
+        filter: &MemoryFilter,
+        limit: usize,
+    ) -> Result<Vec<ScoredMemory>, StoreError> {
+        self.search_vector_impl(model, query, filter, limit)
+    }
+
+    fn search_time(
+        &self,
+        start: DateTime<Utc>,
+        end: DateTime<Utc>,
+        filter: &MemoryFilter,
+        limit: usize,
+    ) -> Result<Vec<ScoredMemory>, StoreError> {
+        self.search_time_impl(start, end, filter, limit)
+    }
+
+    fn put_embeddings(&self, model: &EmbeddingModel, items: &[(MemoryId, Vec<f32>)]) -> Result<usize, StoreError> {
+        self.put_embeddings_impl(model, items)
+    }
+
+    fn drop_other_embeddings(&self, model: &EmbeddingModel) -> Result<usize, StoreError> {
+        self.drop_other_embeddings_impl(model)
+    }
+
+    fn missing_embeddings(&self, model: &EmbeddingModel, limit: usize) -> Result<Vec<Memory>, StoreError> {
+        self.missing_embeddings_impl(model, limit)
+    }
+
+    fn embedding_counts(&self) -> Result<Vec<EmbeddingCount>, StoreError> {
+        self.embedding_counts_impl()
+    }
+
+    fn touch(&self, ids: &[MemoryId], at: DateTime<Utc>) -> Result<(), StoreError> {
+        self.touch_impl(ids, at)
     }
 
     fn namespaces(&self) -> Result<Vec<String>, StoreError> {
@@ -447,11 +461,7 @@ impl Store for SqliteStore {
     fn stats(&self) -> Result<StoreStats, StoreError> {
         let conn = self.lock()?;
         let count_by = |column: &str, live_only: bool| -> Result<_, StoreError> {
-            let filter = if live_only {
-                "WHERE status <> 'deleted'"
-            } else {
-                ""
-            };
+            let filter = if live_only { "WHERE status <> 'deleted'" } else { "" };
             let mut stmt = conn
                 .prepare(&format!(
                     "SELECT {column}, count(*) FROM memories {filter} GROUP BY {column}"
@@ -489,8 +499,7 @@ fn set_wal(conn: &Connection, label: &str, busy_timeout: Duration) -> Result<(),
             Ok(_) => return Ok(()),
             Err(e) => {
                 let mapped = map_err(label, e);
-                if matches!(mapped, StoreError::Busy { .. }) && std::time::Instant::now() < deadline
-                {
+                if matches!(mapped, StoreError::Busy { .. }) && std::time::Instant::now() < deadline {
                     std::thread::sleep(Duration::from_millis(10));
                     continue;
                 }
@@ -530,15 +539,11 @@ fn readonly_or_open(db: &Path, path: String, message: String) -> StoreError {
 
 fn io_error(path: &str, e: std::io::Error) -> StoreError {
     match e.kind() {
-        std::io::ErrorKind::PermissionDenied | std::io::ErrorKind::ReadOnlyFilesystem => {
-            StoreError::ReadOnly {
-                path: path.to_string(),
-                message: e.to_string(),
-            }
-        }
-        std::io::ErrorKind::StorageFull => StoreError::DiskFull {
+        std::io::ErrorKind::PermissionDenied | std::io::ErrorKind::ReadOnlyFilesystem => StoreError::ReadOnly {
             path: path.to_string(),
+            message: e.to_string(),
         },
+        std::io::ErrorKind::StorageFull => StoreError::DiskFull { path: path.to_string() },
         _ => StoreError::Open {
             path: path.to_string(),
             message: e.to_string(),

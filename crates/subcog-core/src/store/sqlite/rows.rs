@@ -56,9 +56,7 @@ pub(crate) fn to_values(m: &Memory) -> Vec<Value> {
         text(m.domain.as_str()),
         Value::Text(serde_json::to_string(&m.tags).unwrap_or_else(|_| "[]".into())),
         opt_text(m.source.clone()),
-        m.importance
-            .map(|v| Value::Real(f64::from(v)))
-            .unwrap_or(Value::Null),
+        m.importance.map(|v| Value::Real(f64::from(v))).unwrap_or(Value::Null),
         text(m.priority.as_str()),
         text(&m.created_by),
         text(&timestamp::to_storage(m.created_at)),
@@ -86,25 +84,18 @@ pub(crate) fn from_row(path: &str, row: &Row<'_>) -> Result<Memory, StoreError> 
         id: id_text.clone(),
         message,
     };
-    let parse_ts = |text: String| {
-        timestamp::from_storage(&text).ok_or_else(|| bad(format!("bad timestamp {text:?}")))
-    };
+    let parse_ts = |text: String| timestamp::from_storage(&text).ok_or_else(|| bad(format!("bad timestamp {text:?}")));
     let tags_json: String = get(path, &id_text, row, 5)?;
     let importance: Option<f64> = get(path, &id_text, row, 7)?;
     let last_accessed: Option<String> = get(path, &id_text, row, 21)?;
     let superseded_by: Option<String> = get(path, &id_text, row, 22)?;
     let activation: i64 = get(path, &id_text, row, 20)?;
-    let real = |i: usize| -> Result<f32, StoreError> {
-        get::<f64>(path, &id_text, row, i).map(|v| v as f32)
-    };
+    let real = |i: usize| -> Result<f32, StoreError> { get::<f64>(path, &id_text, row, i).map(|v| v as f32) };
     Ok(Memory {
-        id: id_text
-            .parse::<MemoryId>()
-            .map_err(|e| bad(e.to_string()))?,
+        id: id_text.parse::<MemoryId>().map_err(|e| bad(e.to_string()))?,
         content: get(path, &id_text, row, 1)?,
         summary: get(path, &id_text, row, 2)?,
-        namespace: Namespace::parse(&get::<String>(path, &id_text, row, 3)?)
-            .map_err(|e| bad(e.to_string()))?,
+        namespace: Namespace::parse(&get::<String>(path, &id_text, row, 3)?).map_err(|e| bad(e.to_string()))?,
         domain: get::<String>(path, &id_text, row, 4)?
             .parse()
             .map_err(|e: crate::error::ValidationError| bad(e.to_string()))?,
@@ -140,12 +131,7 @@ pub(crate) fn from_row(path: &str, row: &Row<'_>) -> Result<Memory, StoreError> 
     })
 }
 
-fn get<T: rusqlite::types::FromSql>(
-    path: &str,
-    id: &str,
-    row: &Row<'_>,
-    i: usize,
-) -> Result<T, StoreError> {
+fn get<T: rusqlite::types::FromSql>(path: &str, id: &str, row: &Row<'_>, i: usize) -> Result<T, StoreError> {
     row.get(i).map_err(|e| StoreError::BadRow {
         path: path.to_string(),
         id: id.to_string(),
@@ -157,20 +143,16 @@ fn get<T: rusqlite::types::FromSql>(
 pub(crate) fn filter_sql(f: &MemoryFilter) -> (String, Vec<Value>) {
     let mut clauses: Vec<String> = Vec::new();
     let mut params: Vec<Value> = Vec::new();
-    let any_of =
-        |column: &str, values: Vec<String>, clauses: &mut Vec<String>, params: &mut Vec<Value>| {
-            if values.is_empty() {
-                return;
-            }
-            clauses.push(format!("m.{column} IN ({})", placeholders(values.len())));
-            params.extend(values.into_iter().map(Value::Text));
-        };
+    let any_of = |column: &str, values: Vec<String>, clauses: &mut Vec<String>, params: &mut Vec<Value>| {
+        if values.is_empty() {
+            return;
+        }
+        clauses.push(format!("m.{column} IN ({})", placeholders(values.len())));
+        params.extend(values.into_iter().map(Value::Text));
+    };
     any_of(
         "namespace",
-        f.namespaces
-            .iter()
-            .map(|n| n.as_str().to_string())
-            .collect(),
+        f.namespaces.iter().map(|n| n.as_str().to_string()).collect(),
         &mut clauses,
         &mut params,
     );

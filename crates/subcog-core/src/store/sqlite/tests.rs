@@ -6,11 +6,7 @@ use chrono::{Duration as ChronoDuration, TimeZone, Utc};
 
 fn store() -> (tempfile::TempDir, SqliteStore) {
     let dir = tempfile::tempdir().expect("tempdir");
-    let store = SqliteStore::open(
-        &dir.path().join("sub/dir/subcog.db"),
-        Duration::from_secs(5),
-    )
-    .expect("open");
+    let store = SqliteStore::open(&dir.path().join("sub/dir/subcog.db"), Duration::from_secs(5)).expect("open");
     (dir, store)
 }
 
@@ -37,10 +33,7 @@ fn insert_get_round_trips_every_field() {
     m.last_accessed = Some(crate::timestamp::canonical(Utc::now()));
     m.superseded_by = Some(MemoryId::at(Utc::now()));
     m.cluster_id = Some("cluster_1".into());
-    assert_eq!(
-        store.insert(&m).expect("insert"),
-        InsertOutcome::Inserted(m.id)
-    );
+    assert_eq!(store.insert(&m).expect("insert"), InsertOutcome::Inserted(m.id));
     assert_eq!(store.get(&m.id).expect("get"), Some(m));
 }
 
@@ -49,10 +42,7 @@ fn duplicates_by_id_and_by_content() {
     let (_dir, store) = store();
     let a = mem("Use PostgreSQL", "decisions");
     store.insert(&a).expect("insert");
-    assert_eq!(
-        store.insert(&a).expect("again"),
-        InsertOutcome::DuplicateId(a.id)
-    );
+    assert_eq!(store.insert(&a).expect("again"), InsertOutcome::DuplicateId(a.id));
     let same_text = mem("  use   postgresql ", "decisions");
     assert_eq!(
         store.insert(&same_text).expect("dup"),
@@ -84,21 +74,15 @@ fn duplicates_by_id_and_by_content() {
 #[test]
 fn insert_many_is_all_or_nothing_and_dry_run_writes_nothing() {
     let (_dir, store) = store();
-    let batch: Vec<Memory> = (0..5)
-        .map(|i| mem(&format!("memory {i}"), "learnings"))
-        .collect();
-    let outcomes = store.insert_many(&batch, true).expect("dry run");
-    assert!(
-        outcomes
-            .iter()
-            .all(|o| matches!(o, InsertOutcome::Inserted(_)))
-    );
+    let batch: Vec<Memory> = (0..5).map(|i| mem(&format!("memory {i}"), "learnings")).collect();
+    let outcomes = store.insert_many(&batch, None, true).expect("dry run");
+    assert!(outcomes.iter().all(|o| matches!(o, InsertOutcome::Inserted(_))));
     assert_eq!(store.stats().expect("stats").total, 0);
-    store.insert_many(&batch, false).expect("insert");
+    store.insert_many(&batch, None, false).expect("insert");
     assert_eq!(store.stats().expect("stats").total, 5);
     // Duplicates inside one batch are detected against rows inserted earlier in the batch.
     let dupes = vec![mem("fresh", "learnings"), mem("FRESH", "learnings")];
-    let outcomes = store.insert_many(&dupes, false).expect("insert");
+    let outcomes = store.insert_many(&dupes, None, false).expect("insert");
     assert_eq!(outcomes[1], InsertOutcome::DuplicateContent(dupes[0].id));
 }
 
@@ -110,10 +94,7 @@ fn search_ranks_by_bm25_and_filters_before_top_k() {
     // Many better keyword matches in another namespace must not crowd out the filtered one.
     for i in 0..30 {
         store
-            .insert(&mem(
-                &format!("postgres postgres tuning note {i}"),
-                "learnings",
-            ))
+            .insert(&mem(&format!("postgres postgres tuning note {i}"), "learnings"))
             .expect("insert");
     }
     let hits = store
@@ -127,9 +108,7 @@ fn search_ranks_by_bm25_and_filters_before_top_k() {
         namespaces: vec![Namespace::parse("decisions").expect("ns")],
         ..Default::default()
     };
-    let hits = store
-        .search_text(&terms(&["postgres"]), &filter, 5)
-        .expect("search");
+    let hits = store.search_text(&terms(&["postgres"]), &filter, 5).expect("search");
     assert_eq!(hits.len(), 1);
     assert_eq!(hits[0].memory.id, target.id);
     assert!(
@@ -143,11 +122,7 @@ fn search_ranks_by_bm25_and_filters_before_top_k() {
 #[test]
 fn tag_time_and_status_filters() {
     let (_dir, store) = store();
-    let day = |d: u32| {
-        Utc.with_ymd_and_hms(2023, 5, d, 12, 0, 0)
-            .single()
-            .expect("date")
-    };
+    let day = |d: u32| Utc.with_ymd_and_hms(2023, 5, d, 12, 0, 0).single().expect("date");
     let mut a = Memory::new(
         "cache layer uses redis",
         Namespace::parse("decisions").expect("ns"),
@@ -197,10 +172,7 @@ fn tag_time_and_status_filters() {
     let listed = store
         .list(&MemoryFilter::default(), ListOrder::OldestFirst, Some(2))
         .expect("list");
-    assert_eq!(
-        listed.iter().map(|m| m.id).collect::<Vec<_>>(),
-        vec![a.id, b.id]
-    );
+    assert_eq!(listed.iter().map(|m| m.id).collect::<Vec<_>>(), vec![a.id, b.id]);
 }
 
 #[test]
@@ -232,10 +204,7 @@ fn updates_keep_the_index_in_sync() {
         ..Default::default()
     };
     assert_eq!(
-        store
-            .list(&tagged, ListOrder::NewestFirst, None)
-            .expect("list")
-            .len(),
+        store.list(&tagged, ListOrder::NewestFirst, None).expect("list").len(),
         1
     );
     // Updating into another live memory's content is refused.
@@ -244,9 +213,7 @@ fn updates_keep_the_index_in_sync() {
     let mut clash = other.clone();
     clash.content = "use postgresql for storage".into();
     clash.content_hash = crate::content::content_hash(&clash.content);
-    assert!(
-        matches!(store.update(&clash), Err(StoreError::Duplicate { existing }) if existing == m.id)
-    );
+    assert!(matches!(store.update(&clash), Err(StoreError::Duplicate { existing }) if existing == m.id));
     // Hard delete removes the row and its index entries.
     assert!(store.delete_hard(&m.id).expect("delete"));
     assert!(!store.delete_hard(&m.id).expect("delete again"));
@@ -328,10 +295,7 @@ fn meta_values_persist() {
     assert_eq!(store.meta("project_root").expect("meta"), None);
     store.set_meta("project_root", "/src/app").expect("set");
     store.set_meta("project_root", "/src/app2").expect("set");
-    assert_eq!(
-        store.meta("project_root").expect("meta").as_deref(),
-        Some("/src/app2")
-    );
+    assert_eq!(store.meta("project_root").expect("meta").as_deref(), Some("/src/app2"));
 }
 
 #[test]

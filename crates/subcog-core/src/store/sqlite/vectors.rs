@@ -1,0 +1,323 @@
+//! Vectors in the SQLite store: storage in `memory_embeddings`, a cached flat index per
+//! model, filtered nearest-neighbour search, and the time channel.
+//!
+//! The cache is rebuilt when the table's fingerprint (row count, highest `seq`) changes,
+//! which catches writes by this process and by any other.
+
+use chrono::{DateTime, Utc};
+use rusqlite::types::Value;
+use rusqlite::{OptionalExtension, TransactionBehavior, params_from_iter};
+use std::collections::HashSet;
+
+use super::{SqliteStore, rows};
+use crate::embed::{EmbeddingModel, from_bytes, to_bytes};
+use crate::model::{Memory, MemoryId, ScoredMemory};
+use crate::store::{EmbeddingCount, MemoryFilter, StoreError};
+use crate::timestamp;
+use crate::vector::{FlatIndex, VectorIndex};
+
+/// A loaded index and what it was loaded from.
+pub(crate) struct VectorCache {
+    model: EmbeddingModel,
+    fingerprint: (i64, i64),
+    index: FlatIndex,
+}
+
+impl SqliteStore {
+    /// Stores one vector inside an open transaction.
+    pub(super) fn put_vector_in(
+        &self,
+        tx: &rusqlite::Connection,
+        id: &MemoryId,
+        model: &EmbeddingModel,
+        vector: &[f32],
+    ) -> Result<(), StoreError> {
+        if vector.len() != model.dim {
+            return Err(StoreError::Backend {
+                path: self.label.clone(),
+                message: format!(
+                    "vector of length {} for a {}-dimensional model",
+                    vector.len(),
+                    model.dim
+                ),
+            });
+        }
+        tx.execute(
+            "INSERT OR REPLACE INTO memory_embeddings (memory_id, model_id, dim, vector) VALUES (?1, ?2, ?3, ?4)",
+            rusqlite::params![id.to_string(), model.id, model.dim as i64, to_bytes(vector)],
+        )
+        .map_err(|e| self.err(e))?;
+        Ok(())
+    }
+
+    fn fingerprint(&self) -> Result<(i64, i64), StoreError> {
+        let conn = self.lock()?;
+        conn.query_row(
+            "SELECT count(*), COALESCE(max(seq), 0) FROM memory_embeddings",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .map_err(|e| self.err(e))
+    }
+
+    fn load_index(&self, model: &EmbeddingModel) -> Result<FlatIndex, StoreError> {
+        let _span = tracing::debug_span!("store.sqlite.load_vectors", model = %model.id).entered();
+        let conn = self.lock()?;
+        let mut stmt = conn
+            .prepare_cached(
+                "SELECT m.seq, e.vector FROM memory_embeddings e JOIN memories m ON m.id = e.memory_id
+                 WHERE e.model_id = ?1 AND e.dim = ?2",
+            )
+            .map_err(|e| self.err(e))?;
+        let mut rows = stmt
+            .query(rusqlite::params![model.id, model.dim as i64])
+            .map_err(|e| self.err(e))?;
+        let mut index = FlatIndex::new(model.dim);
+        while let Some(row) = rows.next().map_err(|e| self.err(e))? {
+            let seq: i64 = row.get(0).map_err(|e| self.err(e))?;
+            let bytes: Vec<u8> = row.get(1).map_err(|e| self.err(e))?;
+            if let Some(v) = from_bytes(&bytes) {
+                index.push(seq, &v);
+            }
+        }
+        Ok(index)
+    }
+
+    /// Runs `f` over an up-to-date index of `model`.
+    fn with_index<T>(&self, model: &EmbeddingModel, f: impl FnOnce(&FlatIndex) -> T) -> Result<T, StoreError> {
+        let fingerprint = self.fingerprint()?;
+        let mut cache = self.vectors.lock().map_err(|_| StoreError::Backend {
+            path: self.label.clone(),
+            message: "vector cache lock poisoned".into(),
+        })?;
+        let fresh = cache
+            .as_ref()
+            .is_some_and(|c| c.model == *model && c.fingerprint == fingerprint);
+        if !fresh {
+            *cache = Some(VectorCache {
+                model: model.clone(),
+                fingerprint,
+                index: self.load_index(model)?,
+            });
+        }
+        match cache.as_ref() {
+            Some(c) => Ok(f(&c.index)),
+            None => Ok(f(&FlatIndex::new(model.dim))),
+        }
+    }
+
+    /// Fetches memories by seq that pass the filter, keyed by seq.
+    fn fetch_filtered(&self, seqs: &[i64], filter: &MemoryFilter) -> Result<Vec<(i64, Memory)>, StoreError> {
+        if seqs.is_empty() {
+            return Ok(Vec::new());
+        }
+        let (clause, filter_params) = rows::filter_sql(filter);
+        let sql = format!(
+            "SELECT {}, m.seq FROM memories m WHERE m.seq IN ({}) AND {clause}",
+            rows::select_list("m"),
+            vec!["?"; seqs.len()].join(", ")
+        );
+        let mut params: Vec<Value> = seqs.iter().map(|s| Value::Integer(*s)).collect();
+        params.extend(filter_params);
+        let conn = self.lock()?;
+        let mut stmt = conn.prepare(&sql).map_err(|e| self.err(e))?;
+        let mut rows_iter = stmt.query(params_from_iter(params)).map_err(|e| self.err(e))?;
+        let mut out = Vec::new();
+        while let Some(row) = rows_iter.next().map_err(|e| self.err(e))? {
+            let memory = rows::from_row(&self.label, row)?;
+            let seq: i64 = row.get(rows::COLUMNS.len()).map_err(|e| self.err(e))?;
+            out.push((seq, memory));
+        }
+        Ok(out)
+    }
+
+    fn allowed_seqs(&self, filter: &MemoryFilter) -> Result<HashSet<i64>, StoreError> {
+        let (clause, params) = rows::filter_sql(filter);
+        let conn = self.lock()?;
+        let mut stmt = conn
+            .prepare_cached(&format!("SELECT m.seq FROM memories m WHERE {clause}"))
+            .map_err(|e| self.err(e))?;
+        let seqs = stmt
+            .query_map(params_from_iter(params), |r| r.get::<_, i64>(0))
+            .map_err(|e| self.err(e))?
+            .collect::<Result<HashSet<_>, _>>()
+            .map_err(|e| self.err(e))?;
+        Ok(seqs)
+    }
+
+    /// Orders fetched memories by the index's scores.
+    fn in_score_order(hits: &[(i64, f32)], fetched: Vec<(i64, Memory)>, limit: usize) -> Vec<ScoredMemory> {
+        let mut by_seq: std::collections::HashMap<i64, Memory> = fetched.into_iter().collect();
+        hits.iter()
+            .filter_map(|(seq, score)| {
+                by_seq.remove(seq).map(|memory| ScoredMemory {
+                    memory,
+                    score: f64::from(*score),
+                })
+            })
+            .take(limit)
+            .collect()
+    }
+
+    pub(super) fn search_vector_impl(
+        &self,
+        model: &EmbeddingModel,
+        query: &[f32],
+        filter: &MemoryFilter,
+        limit: usize,
+    ) -> Result<Vec<ScoredMemory>, StoreError> {
+        let _span = tracing::debug_span!("store.sqlite.search_vector", limit).entered();
+        if limit == 0 || query.len() != model.dim {
+            return Ok(Vec::new());
+        }
+        // Fast path as for text: a few candidates, filtered; exact fallback when too few pass.
+        let candidates = limit.saturating_mul(3).saturating_add(20);
+        let hits = self.with_index(model, |idx| idx.search(query, None, candidates))?;
+        let seqs: Vec<i64> = hits.iter().map(|h| h.0).collect();
+        let fast = Self::in_score_order(&hits, self.fetch_filtered(&seqs, filter)?, limit);
+        if fast.len() >= limit || hits.len() < candidates {
+            return Ok(fast);
+        }
+        let allowed = self.allowed_seqs(filter)?;
+        let hits = self.with_index(model, |idx| idx.search(query, Some(&allowed), limit))?;
+        let seqs: Vec<i64> = hits.iter().map(|h| h.0).collect();
+        Ok(Self::in_score_order(&hits, self.fetch_filtered(&seqs, filter)?, limit))
+    }
+
+    pub(super) fn search_time_impl(
+        &self,
+        start: DateTime<Utc>,
+        end: DateTime<Utc>,
+        filter: &MemoryFilter,
+        limit: usize,
+    ) -> Result<Vec<ScoredMemory>, StoreError> {
+        let _span = tracing::debug_span!("store.sqlite.search_time", limit).entered();
+        if limit == 0 || end <= start {
+            return Ok(Vec::new());
+        }
+        let (clause, filter_params) = rows::filter_sql(filter);
+        let sql = format!(
+            "SELECT {}, abs(julianday(m.created_at) - julianday(?)) AS distance FROM memories m
+             WHERE m.created_at >= ? AND m.created_at < ? AND {clause}
+             ORDER BY distance, m.seq LIMIT ?",
+            rows::select_list("m")
+        );
+        let mid = start + (end - start) / 2;
+        let half_days = ((end - start).num_seconds() as f64 / 86_400.0 / 2.0).max(1e-6);
+        let mut params = vec![
+            Value::Text(timestamp::to_storage(mid)),
+            Value::Text(timestamp::to_storage(start)),
+            Value::Text(timestamp::to_storage(end)),
+        ];
+        params.extend(filter_params);
+        params.push(Value::Integer(i64::try_from(limit).unwrap_or(i64::MAX)));
+        let conn = self.lock()?;
+        let mut stmt = conn.prepare_cached(&sql).map_err(|e| self.err(e))?;
+        let mut rows_iter = stmt.query(params_from_iter(params)).map_err(|e| self.err(e))?;
+        let mut out = Vec::new();
+        while let Some(row) = rows_iter.next().map_err(|e| self.err(e))? {
+            let memory = rows::from_row(&self.label, row)?;
+            let distance: f64 = row.get(rows::COLUMNS.len()).map_err(|e| self.err(e))?;
+            out.push(ScoredMemory {
+                memory,
+                score: (1.0 - distance / half_days).clamp(0.0, 1.0),
+            });
+        }
+        Ok(out)
+    }
+
+    pub(super) fn put_embeddings_impl(
+        &self,
+        model: &EmbeddingModel,
+        items: &[(MemoryId, Vec<f32>)],
+    ) -> Result<usize, StoreError> {
+        let mut conn = self.lock()?;
+        let tx = conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| self.err(e))?;
+        let mut stored = 0;
+        for (id, vector) in items {
+            let exists = tx
+                .query_row("SELECT 1 FROM memories WHERE id = ?1", [id.to_string()], |_| Ok(()))
+                .optional()
+                .map_err(|e| self.err(e))?
+                .is_some();
+            if exists {
+                self.put_vector_in(&tx, id, model, vector)?;
+                stored += 1;
+            }
+        }
+        tx.commit().map_err(|e| self.err(e))?;
+        Ok(stored)
+    }
+
+    pub(super) fn drop_other_embeddings_impl(&self, model: &EmbeddingModel) -> Result<usize, StoreError> {
+        let conn = self.lock()?;
+        conn.execute(
+            "DELETE FROM memory_embeddings WHERE model_id <> ?1 OR dim <> ?2",
+            rusqlite::params![model.id, model.dim as i64],
+        )
+        .map_err(|e| self.err(e))
+    }
+
+    pub(super) fn missing_embeddings_impl(
+        &self,
+        model: &EmbeddingModel,
+        limit: usize,
+    ) -> Result<Vec<Memory>, StoreError> {
+        let sql = format!(
+            "SELECT {} FROM memories m WHERE m.status <> 'deleted' AND NOT EXISTS (
+                 SELECT 1 FROM memory_embeddings e WHERE e.memory_id = m.id AND e.model_id = ? AND e.dim = ?)
+             ORDER BY m.seq LIMIT ?",
+            rows::select_list("m")
+        );
+        self.query_memories(
+            &sql,
+            vec![
+                Value::Text(model.id.clone()),
+                Value::Integer(model.dim as i64),
+                Value::Integer(i64::try_from(limit).unwrap_or(i64::MAX)),
+            ],
+        )
+    }
+
+    pub(super) fn embedding_counts_impl(&self) -> Result<Vec<EmbeddingCount>, StoreError> {
+        let conn = self.lock()?;
+        let mut stmt = conn
+            .prepare_cached(
+                "SELECT model_id, dim, count(*) FROM memory_embeddings GROUP BY model_id, dim ORDER BY model_id",
+            )
+            .map_err(|e| self.err(e))?;
+        let counts = stmt
+            .query_map([], |r| {
+                Ok(EmbeddingCount {
+                    model_id: r.get(0)?,
+                    dim: usize::try_from(r.get::<_, i64>(1)?).unwrap_or(0),
+                    count: u64::try_from(r.get::<_, i64>(2)?).unwrap_or(0),
+                })
+            })
+            .map_err(|e| self.err(e))?
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| self.err(e))?;
+        Ok(counts)
+    }
+
+    pub(super) fn touch_impl(&self, ids: &[MemoryId], at: DateTime<Utc>) -> Result<(), StoreError> {
+        if ids.is_empty() {
+            return Ok(());
+        }
+        let _span = tracing::debug_span!("recall.increment_activation", count = ids.len()).entered();
+        let mut conn = self.lock()?;
+        let tx = conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| self.err(e))?;
+        let sql = format!(
+            "UPDATE memories SET activation_count = activation_count + 1, last_accessed = ? WHERE id IN ({})",
+            vec!["?"; ids.len()].join(", ")
+        );
+        let mut params = vec![Value::Text(timestamp::to_storage(at))];
+        params.extend(ids.iter().map(|id| Value::Text(id.to_string())));
+        tx.execute(&sql, params_from_iter(params)).map_err(|e| self.err(e))?;
+        tx.commit().map_err(|e| self.err(e))
+    }
+}

@@ -1,0 +1,155 @@
+//! Time expressions in queries: finds a date range a query names ("in May 2023",
+//! "2023-05-08", "last week", "yesterday") so recall can add a time channel.
+//!
+//! Pure functions over text and a reference instant. The full resolver of time
+//! expressions in memory content (granularity, confidence, weekdays, "the week before")
+//! is the temporal issue's; this covers what query ranking needs now.
+
+use chrono::{DateTime, Datelike, Duration, NaiveDate, TimeZone, Utc};
+use regex::Regex;
+use std::sync::LazyLock;
+
+const MONTHS: &[&str] = &[
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+];
+
+#[allow(clippy::expect_used)]
+static ISO_DATE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b").expect("constant regex"));
+#[allow(clippy::expect_used)]
+static DAY_MONTH_YEAR: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(\d{1,2})(?:st|nd|rd|th)?\s+(january|february|march|april|may|june|july|august|september|october|november|december),?\s+(\d{4})\b")
+        .expect("constant regex")
+});
+#[allow(clippy::expect_used)]
+static MONTH_DAY_YEAR: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(january|february|march|april|may|june|july|august|september|october|november|december)\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b")
+        .expect("constant regex")
+});
+#[allow(clippy::expect_used)]
+static MONTH_YEAR: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)\b(january|february|march|april|may|june|july|august|september|october|november|december),?\s+(\d{4})\b",
+    )
+    .expect("constant regex")
+});
+#[allow(clippy::expect_used)]
+static YEAR: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)\b(?:in|during|of|since)\s+((?:19|20)\d{2})\b").expect("constant regex"));
+
+/// The range `[start, end)` a query talks about, if it names one.
+pub fn query_range(query: &str, now: DateTime<Utc>) -> Option<(DateTime<Utc>, DateTime<Utc>)> {
+    let q = query.to_lowercase();
+    if let Some(c) = ISO_DATE.captures(&q) {
+        return day(num(&c[1])?, num(&c[2])?, num(&c[3])?);
+    }
+    if let Some(c) = DAY_MONTH_YEAR.captures(&q) {
+        return day(num(&c[3])?, month(&c[2])?, num(&c[1])?);
+    }
+    if let Some(c) = MONTH_DAY_YEAR.captures(&q) {
+        return day(num(&c[3])?, month(&c[1])?, num(&c[2])?);
+    }
+    if let Some(c) = MONTH_YEAR.captures(&q) {
+        let (y, m) = (num(&c[2])?, month(&c[1])?);
+        let (ny, nm) = if m == 12 { (y + 1, 1) } else { (y, m + 1) };
+        return Some((midnight(y, m, 1)?, midnight(ny, nm, 1)?));
+    }
+    if let Some(c) = YEAR.captures(&q) {
+        let y = num(&c[1])?;
+        return Some((midnight(y, 1, 1)?, midnight(y + 1, 1, 1)?));
+    }
+    let today = midnight(now.year() as u32, now.month(), now.day())?;
+    let has = |w: &str| {
+        q.split(|c: char| !c.is_alphanumeric())
+            .collect::<Vec<_>>()
+            .windows(w.split(' ').count())
+            .any(|win| win.join(" ") == w)
+    };
+    if has("yesterday") {
+        return Some((today - Duration::days(1), today));
+    }
+    if has("today") {
+        return Some((today, today + Duration::days(1)));
+    }
+    if has("last week") {
+        let monday = today - Duration::days(i64::from(today.weekday().num_days_from_monday()));
+        return Some((monday - Duration::days(7), monday));
+    }
+    if has("this week") {
+        let monday = today - Duration::days(i64::from(today.weekday().num_days_from_monday()));
+        return Some((monday, monday + Duration::days(7)));
+    }
+    if has("last month") {
+        let (y, m) = (now.year() as u32, now.month());
+        let (py, pm) = if m == 1 { (y - 1, 12) } else { (y, m - 1) };
+        return Some((midnight(py, pm, 1)?, midnight(y, m, 1)?));
+    }
+    if has("last year") {
+        let y = now.year() as u32;
+        return Some((midnight(y - 1, 1, 1)?, midnight(y, 1, 1)?));
+    }
+    None
+}
+
+fn num(s: &str) -> Option<u32> {
+    s.parse().ok()
+}
+
+fn month(name: &str) -> Option<u32> {
+    MONTHS
+        .iter()
+        .position(|m| *m == name.to_lowercase())
+        .map(|i| i as u32 + 1)
+}
+
+fn midnight(y: u32, m: u32, d: u32) -> Option<DateTime<Utc>> {
+    let date = NaiveDate::from_ymd_opt(i32::try_from(y).ok()?, m, d)?;
+    Utc.from_local_datetime(&date.and_hms_opt(0, 0, 0)?).single()
+}
+
+fn day(y: u32, m: u32, d: u32) -> Option<(DateTime<Utc>, DateTime<Utc>)> {
+    let start = midnight(y, m, d)?;
+    Some((start, start + Duration::days(1)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn range(q: &str) -> Option<(String, String)> {
+        let now = Utc.with_ymd_and_hms(2023, 5, 17, 12, 0, 0).single().expect("date");
+        query_range(q, now).map(|(a, b)| (a.format("%Y-%m-%d").to_string(), b.format("%Y-%m-%d").to_string()))
+    }
+
+    #[test]
+    fn absolute_dates() {
+        let r = |a: &str, b: &str| Some((a.to_string(), b.to_string()));
+        assert_eq!(range("what happened on 2023-05-08"), r("2023-05-08", "2023-05-09"));
+        assert_eq!(range("the talk on 8 May 2023"), r("2023-05-08", "2023-05-09"));
+        assert_eq!(range("on May 8th, 2023"), r("2023-05-08", "2023-05-09"));
+        assert_eq!(range("decisions in December 2022"), r("2022-12-01", "2023-01-01"));
+        assert_eq!(range("what did we ship in 2021"), r("2021-01-01", "2022-01-01"));
+        assert_eq!(range("2023-02-30 is not a day"), None);
+    }
+
+    #[test]
+    fn relative_to_now() {
+        let r = |a: &str, b: &str| Some((a.to_string(), b.to_string()));
+        assert_eq!(range("what broke yesterday"), r("2023-05-16", "2023-05-17"));
+        assert_eq!(range("decisions from last week"), r("2023-05-08", "2023-05-15"));
+        assert_eq!(range("anything last month"), r("2023-04-01", "2023-05-01"));
+        assert_eq!(range("the database choice"), None);
+        assert_eq!(range("mayday alerts"), None);
+    }
+}
