@@ -32,7 +32,7 @@ CREATE TABLE memory_tags (
 CREATE VIRTUAL TABLE memories_fts USING fts5(
     content, summary, tags,
     content = 'memories', content_rowid = 'seq',
-    tokenize = 'unicode61 remove_diacritics 2',
+    tokenize = 'porter unicode61 remove_diacritics 2',
     prefix = '2 3 4'
 );
 

@@ -11,6 +11,7 @@ pub mod config;
 pub mod content;
 pub mod embed;
 pub mod error;
+pub mod eval;
 pub mod location;
 pub mod manage;
 pub mod model;

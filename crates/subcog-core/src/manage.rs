@@ -71,6 +71,14 @@ pub struct StatusReport {
     pub by_status: BTreeMap<String, u64>,
     /// Whether semantic recall is available.
     pub semantic: bool,
+    /// Why not, when it is not.
+    pub semantic_unavailable: Option<String>,
+    /// The model directory.
+    pub model_dir: PathBuf,
+    /// Vectors stored, by model, across scopes.
+    pub embeddings: BTreeMap<String, u64>,
+    /// Live memories without a vector of the current model.
+    pub missing_embeddings: u64,
 }
 
 impl Subcog {
@@ -192,12 +200,34 @@ impl Subcog {
             by_domain: BTreeMap::new(),
             by_status: BTreeMap::new(),
             semantic: false,
+            semantic_unavailable: None,
+            model_dir: self.model_dir(),
+            embeddings: BTreeMap::new(),
+            missing_embeddings: 0,
+        };
+        let model = match self.embedder_state() {
+            crate::service::EmbedderState::Ready(e) => {
+                report.semantic = true;
+                Some(e.model().clone())
+            }
+            crate::service::EmbedderState::Unavailable(why) => {
+                report.semantic_unavailable = Some(why.clone());
+                None
+            }
         };
         for kind in [ScopeKind::Project, ScopeKind::User] {
             let stats = match self.store_for_read(kind)? {
                 Some(store) => Some(store.stats()?),
                 None => None,
             };
+            if let Some(store) = self.store_for_read(kind)? {
+                for c in store.embedding_counts()? {
+                    *report.embeddings.entry(format!("{} ({}d)", c.model_id, c.dim)).or_default() += c.count;
+                }
+                if let Some(model) = &model {
+                    report.missing_embeddings += store.missing_embeddings(model, usize::MAX)?.len() as u64;
+                }
+            }
             if let Some(s) = &stats {
                 merge(&mut report.by_namespace, &s.by_namespace);
                 merge(&mut report.by_tier, &s.by_tier);

@@ -73,6 +73,12 @@ pub enum Command {
     Delete(commands::delete::DeleteArgs),
     /// Counts by namespace, tier, domain and status; where the data lives
     Status(commands::status::StatusArgs),
+    /// Install, check or verify the offline embedding model
+    Model(commands::model::ModelArgs),
+    /// Rebuild derived indexes (embeddings)
+    Reindex(commands::reindex::ReindexArgs),
+    /// Measure retrieval quality on public benchmarks (LoCoMo)
+    Eval(commands::eval::EvalArgs),
     /// Import memories from JSON Lines
     Import(commands::import::ImportArgs),
     /// Export memories as JSON Lines (every field)

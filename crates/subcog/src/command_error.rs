@@ -68,6 +68,8 @@ impl From<Error> for CommandError {
             Error::Validation(_) | Error::SecretBlocked { .. } | Error::Import { .. } => ErrorKind::User,
             Error::Config(_) => ErrorKind::Config,
             Error::Store(StoreError::Duplicate { .. }) => ErrorKind::User,
+            Error::Embed(subcog_core::embed::EmbedError::Missing { .. }) => ErrorKind::User,
+            Error::Embed(_) => ErrorKind::Internal,
             Error::Store(_) | Error::Io { .. } => ErrorKind::Internal,
         };
         CommandError { kind, error: e.into() }

@@ -6,6 +6,7 @@ mod cli;
 mod command_error;
 mod commands;
 mod output;
+mod progress;
 
 use clap::Parser;
 use std::process::ExitCode;

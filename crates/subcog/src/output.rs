@@ -106,14 +106,10 @@ pub fn memory_rows<'a>(items: impl Iterator<Item = (&'a Memory, Option<f64>)>) -
         .collect()
 }
 
-/// A score for humans: two decimals, or two significant digits when tiny (BM25 scores
-/// in a store of a few memories are close to zero).
+/// A score for humans: fused scores are small (1 / (60 + rank) per channel), so four
+/// decimals below 1.
 pub fn format_score(score: f64) -> String {
-    if score == 0.0 || score.abs() >= 0.01 {
-        format!("{score:.2}")
-    } else {
-        format!("{score:.1e}")
-    }
+    if score.abs() >= 1.0 { format!("{score:.2}") } else { format!("{score:.4}") }
 }
 
 #[cfg(test)]

@@ -4,11 +4,14 @@ pub mod capture;
 pub mod completions;
 pub mod config;
 pub mod delete;
+pub mod eval;
 pub mod export;
 pub mod get;
 pub mod import;
 pub mod list;
+pub mod model;
 pub mod recall;
+pub mod reindex;
 pub mod status;
 pub mod update;
 
@@ -28,6 +31,9 @@ pub fn run(app: &App, command: Command) -> CommandResult {
         Command::Update(args) => update::run(app, args),
         Command::Delete(args) => delete::run(app, args),
         Command::Status(args) => status::run(app, args),
+        Command::Model(args) => model::run(app, args),
+        Command::Eval(args) => eval::run(app, args),
+        Command::Reindex(args) => reindex::run(app, args),
         Command::Import(args) => import::run(app, args),
         Command::Export(args) => export::run(app, args),
         Command::Config(args) => config::run(app, args),

@@ -1,25 +1,44 @@
 //! `subcog recall` (alias `search`)
 
 use clap::Args;
-use subcog_core::recall::RecallQuery;
+use serde::Deserialize;
+use std::path::PathBuf;
+use subcog_core::config::RetrievalMode;
+use subcog_core::model::{Domain, Namespace, normalize_tags};
+use subcog_core::recall::{RecallHit, RecallQuery, RecallResult};
+use subcog_core::timestamp::parse_instant;
 
 use super::filters::FilterArgs;
 use crate::app::App;
-use crate::command_error::CommandResult;
+use crate::command_error::{CommandError, CommandResult};
 use crate::output;
 
 /// Recall memories relevant to a query.
 ///
+/// Hybrid retrieval: keywords (BM25), meaning (the embedding model, when installed) and
+/// time (when the query names a date or period), fused by weighted reciprocal rank.
 /// Searches the project's memories and your user memories. Filters apply before ranking,
 /// so a filtered query still returns --limit results when that many match.
 #[derive(Debug, Args)]
 pub struct RecallArgs {
     /// What to look for (words or a question)
-    #[arg(required = true, num_args = 1.., value_name = "QUERY")]
+    #[arg(num_args = 0.., value_name = "QUERY", required_unless_present = "queries")]
     pub query: Vec<String>,
     /// Most results to return (default: recall.default_limit, 10)
     #[arg(short = 'l', long)]
     pub limit: Option<usize>,
+    /// Tiers to search: reflexive (hot), standard (hot+warm), deep (+cold), exhaustive (all)
+    #[arg(long)]
+    pub mode: Option<RetrievalMode>,
+    /// Show each channel's rank and score
+    #[arg(long)]
+    pub explain: bool,
+    /// Do not count this recall as an access (activation count, last access)
+    #[arg(long)]
+    pub no_touch: bool,
+    /// Answer every query of a JSONL file ({"query": ..., "limit": ..., filters}), one JSON line each
+    #[arg(long, value_name = "FILE", conflicts_with = "query")]
+    pub queries: Option<PathBuf>,
     /// Filters.
     #[command(flatten)]
     pub filters: FilterArgs,
@@ -27,31 +46,150 @@ pub struct RecallArgs {
 
 /// Runs `recall`.
 pub fn run(app: &App, args: RecallArgs) -> CommandResult {
+    if let Some(path) = &args.queries {
+        return batch(app, &args, path);
+    }
     let query = args.query.join(" ");
     let result = app.subcog()?.recall(&RecallQuery {
         query: query.clone(),
         filter: args.filters.to_filter()?,
         limit: args.limit,
+        mode: args.mode,
+        no_touch: args.no_touch,
     })?;
-    if !result.semantic && !app.global.quiet {
-        output::note("keyword recall only (no embedding model installed)");
+    if let Some(why) = &result.semantic_unavailable
+        && !app.global.quiet
+    {
+        output::note(&format!("keyword recall only: {why}"));
     }
     if app.json() {
-        return output::print_json(&serde_json::json!({
-            "query": query,
-            "terms": result.terms,
-            "semantic": result.semantic,
-            "count": result.results.len(),
-            "results": result.results.iter().map(|r| output::memory_json(&r.memory, Some(r.score))).collect::<Vec<_>>(),
-        }));
+        return output::print_json(&result_json(&query, &result, args.explain));
     }
     if result.results.is_empty() {
         output::note("no memories match");
         return Ok(());
     }
-    let rows = output::memory_rows(result.results.iter().map(|r| (&r.memory, Some(r.score))));
-    output::print(&output::table(
-        &rows,
-        &[output::ID, output::NAMESPACE, Default::default(), output::SCORE],
-    ))
+    output::print(&human(&result, args.explain))
+}
+
+fn human(result: &RecallResult, explain: bool) -> String {
+    let mut rows = output::memory_rows(result.results.iter().map(|r| (&r.memory, Some(r.score))));
+    if explain {
+        for (row, hit) in rows.iter_mut().zip(&result.results) {
+            let summary = row.pop().unwrap_or_default();
+            row.push(explain_text(hit));
+            row.push(summary);
+        }
+    }
+    output::table(&rows, &[output::ID, output::NAMESPACE, Default::default(), output::SCORE, output::ID])
+}
+
+fn explain_text(hit: &RecallHit) -> String {
+    let e = &hit.explain;
+    let part = |name: &str, c: Option<subcog_core::recall::ChannelScore>| match c {
+        Some(c) => format!("{name}#{} {:.3}", c.rank, c.score),
+        None => format!("{name} -"),
+    };
+    format!("{} {} {}", part("bm25", e.bm25), part("vec", e.vector), part("time", e.time))
+}
+
+fn result_json(query: &str, result: &RecallResult, explain: bool) -> serde_json::Value {
+    serde_json::json!({
+        "query": query,
+        "terms": result.terms,
+        "mode": result.mode,
+        "semantic": result.semantic,
+        "semantic_unavailable": result.semantic_unavailable,
+        "time_range": result.time_range.map(|(a, b)| serde_json::json!({"start": a, "end": b})),
+        "count": result.results.len(),
+        "results": result.results.iter().map(|r| {
+            let mut v = output::memory_json(&r.memory, Some(r.score));
+            if explain && let Some(map) = v.as_object_mut() {
+                map.insert("explain".into(), serde_json::to_value(&r.explain).unwrap_or_default());
+            }
+            v
+        }).collect::<Vec<_>>(),
+    })
+}
+
+/// One line of a `--queries` file.
+#[derive(Debug, Deserialize)]
+struct QueryLine {
+    query: String,
+    limit: Option<usize>,
+    mode: Option<String>,
+    #[serde(default, deserialize_with = "one_or_many")]
+    namespace: Vec<String>,
+    #[serde(default, deserialize_with = "one_or_many")]
+    tags: Vec<String>,
+    #[serde(default, deserialize_with = "one_or_many")]
+    domain: Vec<String>,
+    since: Option<String>,
+    until: Option<String>,
+}
+
+fn one_or_many<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum OneOrMany {
+        One(String),
+        Many(Vec<String>),
+    }
+    Ok(match Option::<OneOrMany>::deserialize(d)? {
+        None => Vec::new(),
+        Some(OneOrMany::One(s)) => vec![s],
+        Some(OneOrMany::Many(v)) => v,
+    })
+}
+
+impl QueryLine {
+    fn to_query(&self, args: &RecallArgs) -> Result<RecallQuery, CommandError> {
+        let mut filter = args.filters.to_filter()?;
+        if !self.namespace.is_empty() {
+            filter.namespaces = self.namespace.iter().map(|n| Namespace::parse(n)).collect::<Result<_, _>>()?;
+        }
+        if !self.tags.is_empty() {
+            filter.tags = normalize_tags(&self.tags)?;
+        }
+        if !self.domain.is_empty() {
+            filter.domains = self.domain.iter().map(|d| d.parse::<Domain>()).collect::<Result<_, _>>()?;
+        }
+        if let Some(s) = &self.since {
+            filter.since = Some(parse_instant(s)?);
+        }
+        if let Some(u) = &self.until {
+            filter.until = Some(parse_instant(u)?);
+        }
+        Ok(RecallQuery {
+            query: self.query.clone(),
+            filter,
+            limit: self.limit.or(args.limit),
+            mode: self.mode.as_deref().map(str::parse).transpose()?.or(args.mode),
+            no_touch: args.no_touch,
+        })
+    }
+}
+
+/// Answers every line of a JSONL file in one process: one JSON line out per line in.
+fn batch(app: &App, args: &RecallArgs, path: &PathBuf) -> CommandResult {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| CommandError::user(format!("cannot read {}: {e}", path.display())))?;
+    let subcog = app.subcog()?;
+    let mut out = String::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let answer = serde_json::from_str::<QueryLine>(line)
+            .map_err(|e| CommandError::user(format!("line {}: {e}", i + 1)))
+            .and_then(|q| Ok((q.query.clone(), q.to_query(args)?)))
+            .and_then(|(text, q)| Ok((text, subcog.recall(&q)?)));
+        let value = match answer {
+            Ok((query, result)) => result_json(&query, &result, args.explain),
+            Err(e) => serde_json::json!({"line": i + 1, "error": e.message()}),
+        };
+        out.push_str(&serde_json::to_string(&value).unwrap_or_default());
+        out.push('\n');
+    }
+    output::print(&out)
 }

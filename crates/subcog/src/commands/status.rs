@@ -34,6 +34,10 @@ pub fn run(app: &App, _args: StatusArgs) -> CommandResult {
             "project_root": report.project_root,
             "schema_version": report.schema_version,
             "semantic": report.semantic,
+            "semantic_unavailable": report.semantic_unavailable,
+            "model_dir": report.model_dir,
+            "embeddings": report.embeddings,
+            "missing_embeddings": report.missing_embeddings,
             "scopes": scopes,
             "by_namespace": report.by_namespace,
             "by_tier": report.by_tier,
@@ -67,12 +71,19 @@ pub fn run(app: &App, _args: StatusArgs) -> CommandResult {
         };
         rows.push(vec![format!("{} store", s.scope.as_str()), what]);
     }
+    if report.missing_embeddings > 0 {
+        rows.push(vec![
+            "embeddings".into(),
+            format!("{} memories have no vector: run `subcog reindex --embeddings`", report.missing_embeddings),
+        ]);
+    }
     out.push_str(&output::table(&rows, &[output::HEADING]));
     for (title, counts) in [
         ("namespaces", &report.by_namespace),
         ("tiers", &report.by_tier),
         ("domains", &report.by_domain),
         ("statuses", &report.by_status),
+        ("embeddings", &report.embeddings),
     ] {
         out.push('\n');
         out.push_str(&output::paint(output::HEADING, title));

@@ -1,0 +1,420 @@
+//! LoCoMo (Maharana et al., 2024): turn-level evidence recall@k.
+//!
+//! For each conversation: a fresh store; every dialog turn captured as a memory dated by
+//! its session's date_time (speaker and image caption in the content, dia_id as source);
+//! every question answered with recall; recall@k is the share of a question's evidence
+//! turns found in the top k, averaged per category (1 multi-hop, 2 temporal, 3
+//! open-domain, 4 single-hop; 5 adversarial reported apart) and over categories 1–4.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Instant;
+
+use chrono::{DateTime, Duration, NaiveDate, TimeZone, Utc};
+use regex::Regex;
+use serde::Serialize;
+use serde_json::Value;
+
+use super::percentile;
+use crate::clock::SystemClock;
+use crate::config::{Config, RetrievalMode};
+use crate::embed::Embedder;
+use crate::error::{Error, Result};
+use crate::location::DataLocation;
+use crate::model::{Memory, MemoryId, Namespace};
+use crate::recall::RecallQuery;
+use crate::service::{ScopeKind, Subcog};
+use crate::store::{InsertOutcome, Vectors};
+
+/// How to run the evaluation.
+#[derive(Debug, Clone)]
+pub struct LocomoOptions {
+    /// Cut-offs to report.
+    pub ks: Vec<usize>,
+    /// Previous turns added to each memory's text as context (0: the turn alone).
+    pub context_turns: usize,
+    /// Use the vector channel (when an embedder is given).
+    pub vectors: bool,
+    /// Use the keyword channel.
+    pub bm25: bool,
+}
+
+impl Default for LocomoOptions {
+    fn default() -> Self {
+        LocomoOptions {
+            ks: vec![1, 5, 10, 20],
+            context_turns: 0,
+            vectors: true,
+            bm25: true,
+        }
+    }
+}
+
+/// Recall for one category.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct CategoryScore {
+    /// Questions scored.
+    pub questions: usize,
+    /// Mean evidence recall at each k.
+    pub recall_at: BTreeMap<usize, f64>,
+}
+
+/// The evaluation's result.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct LocomoReport {
+    /// Conversations evaluated.
+    pub conversations: usize,
+    /// Turns ingested.
+    pub turns: usize,
+    /// Questions scored in categories 1–4.
+    pub questions: usize,
+    /// Questions skipped because none of their evidence ids exist.
+    pub skipped_questions: usize,
+    /// Per category, keyed "1".."5".
+    pub categories: BTreeMap<String, CategoryScore>,
+    /// Categories 1–4 together.
+    pub overall: CategoryScore,
+    /// Whether the vector channel was used.
+    pub semantic: bool,
+    /// Search latency per question (ms, excluding the query embedding), p50.
+    pub search_p50_ms: f64,
+    /// Search latency p95.
+    pub search_p95_ms: f64,
+    /// Query embedding latency per question (ms, batched), mean.
+    pub query_embed_ms: f64,
+    /// Ingest throughput (turns per second, embedding included).
+    pub ingest_turns_per_sec: f64,
+    /// Wall time of the whole run, seconds.
+    pub seconds: f64,
+    /// Options used.
+    pub context_turns: usize,
+    /// Fusion weights used (bm25, vector, time) and rrf_k.
+    pub fusion: [f64; 4],
+}
+
+struct Turn {
+    dia_id: String,
+    content: String,
+    context: String,
+    at: DateTime<Utc>,
+}
+
+struct Question {
+    text: String,
+    category: u64,
+    evidence: Vec<String>,
+}
+
+/// Runs the evaluation over the dataset text. Stores are created under `workdir`.
+pub fn run(
+    data: &str,
+    config: &Config,
+    embedder: Option<Arc<dyn Embedder>>,
+    workdir: &Path,
+    opts: &LocomoOptions,
+    progress: &mut dyn FnMut(&str),
+) -> Result<LocomoReport> {
+    let started = Instant::now();
+    let samples: Vec<Value> = serde_json::from_str(data).map_err(|e| Error::Import {
+        line: e.line(),
+        message: format!("not a LoCoMo JSON list: {e}"),
+    })?;
+    let embedder = embedder.filter(|_| opts.vectors);
+    let mut config = config.clone();
+    if !opts.bm25 {
+        config.recall.bm25_weight = 0.0;
+    }
+    let max_k = opts.ks.iter().copied().max().unwrap_or(10);
+    let mut report = LocomoReport {
+        semantic: embedder.is_some(),
+        context_turns: opts.context_turns,
+        fusion: [
+            config.recall.bm25_weight,
+            config.recall.vector_weight,
+            config.recall.time_weight,
+            config.recall.rrf_k,
+        ],
+        ..Default::default()
+    };
+    let mut per_question: Vec<(u64, Vec<f64>)> = Vec::new();
+    let (mut search_ms, mut embed_ms, mut ingest_secs) = (Vec::new(), Vec::new(), 0.0);
+    for (i, sample) in samples.iter().enumerate() {
+        let id = sample.get("sample_id").and_then(Value::as_str).unwrap_or("conversation").to_string();
+        progress(&format!("{id}: ingesting ({}/{})", i + 1, samples.len()));
+        let turns = turns_of(sample, opts.context_turns);
+        let dir = workdir.join(&id);
+        let project = dir.join("project");
+        std::fs::create_dir_all(&project).map_err(|e| Error::Io {
+            context: format!("create {}", project.display()),
+            source: e,
+        })?;
+        let subcog = Subcog::new(config.clone(), DataLocation::resolve(&dir, &project), Arc::new(SystemClock))
+            .with_embedder(embedder.clone());
+        let t0 = Instant::now();
+        let owners = ingest(&subcog, &turns)?;
+        ingest_secs += t0.elapsed().as_secs_f64();
+        report.turns += turns.len();
+
+        let questions = questions_of(sample, &turns);
+        progress(&format!("{id}: answering {} questions", questions.len()));
+        let texts: Vec<&str> = questions.iter().map(|q| q.text.as_str()).collect();
+        let t0 = Instant::now();
+        let vectors = match &embedder {
+            Some(e) if !texts.is_empty() => Some(e.embed(&texts)?),
+            _ => None,
+        };
+        if !texts.is_empty() {
+            embed_ms.push(t0.elapsed().as_secs_f64() * 1000.0 / texts.len() as f64);
+        }
+        for (qi, q) in questions.iter().enumerate() {
+            if q.evidence.is_empty() {
+                report.skipped_questions += 1;
+                continue;
+            }
+            let query = RecallQuery {
+                query: q.text.clone(),
+                limit: Some(max_k),
+                mode: Some(RetrievalMode::Exhaustive),
+                no_touch: true,
+                ..Default::default()
+            };
+            let vector = match (&embedder, &vectors) {
+                (Some(e), Some(v)) => v.get(qi).map(|v| (e.model(), v.as_slice())),
+                _ => None,
+            };
+            let t0 = Instant::now();
+            let result = match subcog.recall_with_vector(&query, vector) {
+                Ok(r) => r,
+                Err(Error::Validation(_)) => {
+                    report.skipped_questions += 1;
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
+            search_ms.push(t0.elapsed().as_secs_f64() * 1000.0);
+            let ranked: Vec<&Vec<String>> = result
+                .results
+                .iter()
+                .filter_map(|h| owners.get(&h.memory.id))
+                .collect();
+            let recalls = opts
+                .ks
+                .iter()
+                .map(|&k| {
+                    let found = q
+                        .evidence
+                        .iter()
+                        .filter(|ev| ranked.iter().take(k).any(|ids| ids.contains(ev)))
+                        .count();
+                    found as f64 / q.evidence.len() as f64
+                })
+                .collect();
+            per_question.push((q.category, recalls));
+        }
+        report.conversations += 1;
+        // The stores are throwaway; remove them as we go so large runs do not pile up.
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    for (cat, recalls) in &per_question {
+        let entry = report.categories.entry(cat.to_string()).or_default();
+        add(entry, &opts.ks, recalls);
+        if (1..=4).contains(cat) {
+            add(&mut report.overall, &opts.ks, recalls);
+            report.questions += 1;
+        }
+    }
+    for score in report.categories.values_mut().chain(std::iter::once(&mut report.overall)) {
+        let n = score.questions.max(1) as f64;
+        for v in score.recall_at.values_mut() {
+            *v /= n;
+        }
+    }
+    report.search_p50_ms = percentile(&search_ms, 50.0);
+    report.search_p95_ms = percentile(&search_ms, 95.0);
+    report.query_embed_ms = embed_ms.iter().sum::<f64>() / embed_ms.len().max(1) as f64;
+    report.ingest_turns_per_sec = report.turns as f64 / ingest_secs.max(1e-9);
+    report.seconds = started.elapsed().as_secs_f64();
+    Ok(report)
+}
+
+fn add(score: &mut CategoryScore, ks: &[usize], recalls: &[f64]) {
+    score.questions += 1;
+    for (k, r) in ks.iter().zip(recalls) {
+        *score.recall_at.entry(*k).or_default() += r;
+    }
+}
+
+/// Captures every turn (with vectors when an embedder is set); returns, for each stored
+/// memory, the dia_ids whose text it holds (identical turns share one memory).
+fn ingest(subcog: &Subcog, turns: &[Turn]) -> Result<HashMap<MemoryId, Vec<String>>> {
+    let ns = Namespace::parse("context")?;
+    let memories: Vec<Memory> = turns
+        .iter()
+        .map(|t| {
+            let mut m = Memory::new(t.content.clone(), ns.clone(), t.at);
+            m.source = Some(t.dia_id.clone());
+            if !t.context.is_empty() {
+                m.summary = t.context.clone();
+            }
+            m.created_by = "locomo".into();
+            m
+        })
+        .collect();
+    let texts: Vec<&str> = memories.iter().map(|m| m.content.as_str()).collect();
+    let vectors = subcog.embed_texts(&texts, &mut |_, _| {})?;
+    let store = subcog.store_for_write(ScopeKind::Project)?;
+    let with = vectors.as_ref().map(|(model, v)| Vectors { model, vectors: v });
+    let outcomes = store.insert_many(&memories, with, false)?;
+    let mut owners: HashMap<MemoryId, Vec<String>> = HashMap::new();
+    for (turn, outcome) in turns.iter().zip(outcomes) {
+        let id = match outcome {
+            InsertOutcome::Inserted(id) | InsertOutcome::DuplicateContent(id) | InsertOutcome::DuplicateId(id) => id,
+        };
+        owners.entry(id).or_default().push(turn.dia_id.clone());
+    }
+    Ok(owners)
+}
+
+/// The turns of a sample in order, each dated by its session (plus a second per turn so
+/// order survives) and carrying `context` previous turns in its text.
+fn turns_of(sample: &Value, context: usize) -> Vec<Turn> {
+    let Some(conv) = sample.get("conversation").and_then(Value::as_object) else {
+        return Vec::new();
+    };
+    let mut sessions: Vec<(u32, DateTime<Utc>, &Vec<Value>)> = conv
+        .iter()
+        .filter_map(|(key, value)| {
+            let n: u32 = key.strip_prefix("session_")?.parse().ok()?;
+            let turns = value.as_array()?;
+            let date = conv
+                .get(&format!("session_{n}_date_time"))
+                .and_then(Value::as_str)
+                .and_then(parse_session_date)?;
+            Some((n, date, turns))
+        })
+        .collect();
+    sessions.sort_by_key(|s| s.0);
+    let mut out: Vec<Turn> = Vec::new();
+    let mut plain: Vec<String> = Vec::new();
+    for (_, date, turns) in sessions {
+        for (i, t) in turns.iter().enumerate() {
+            let (Some(speaker), Some(dia_id)) = (
+                t.get("speaker").and_then(Value::as_str),
+                t.get("dia_id").and_then(Value::as_str),
+            ) else {
+                continue;
+            };
+            let text = t.get("text").and_then(Value::as_str).unwrap_or("");
+            let mut line = format!("{speaker}: {text}");
+            if let Some(caption) = t.get("blip_caption").and_then(Value::as_str) {
+                line.push_str(&format!(" [shared an image: {caption}]"));
+            }
+            let start = plain.len().saturating_sub(context);
+            let context_text = if context > 0 { plain[start..].join(" ") } else { String::new() };
+            out.push(Turn {
+                dia_id: dia_id.to_string(),
+                content: line.clone(),
+                context: context_text,
+                at: date + Duration::seconds(i as i64),
+            });
+            plain.push(line);
+        }
+    }
+    out
+}
+
+fn questions_of(sample: &Value, turns: &[Turn]) -> Vec<Question> {
+    let known: std::collections::HashSet<&str> = turns.iter().map(|t| t.dia_id.as_str()).collect();
+    sample
+        .get("qa")
+        .and_then(Value::as_array)
+        .map(|qa| {
+            qa.iter()
+                .filter_map(|q| {
+                    let text = q.get("question").and_then(Value::as_str)?.to_string();
+                    let category = q.get("category").and_then(Value::as_u64).unwrap_or(0);
+                    let evidence = q
+                        .get("evidence")
+                        .and_then(Value::as_array)
+                        .map(|ev| {
+                            ev.iter()
+                                .filter_map(Value::as_str)
+                                .flat_map(|s| s.split(|c: char| c == ';' || c == ',' || c.is_whitespace()))
+                                .filter(|id| known.contains(id))
+                                .map(str::to_string)
+                                .collect()
+                        })
+                        .unwrap_or_default();
+                    Some(Question { text, category, evidence })
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[allow(clippy::expect_used)]
+static SESSION_DATE: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
+    Regex::new(r"(?i)(\d{1,2}):(\d{2})\s*(am|pm)\s+on\s+(\d{1,2})\s+([a-z]+),?\s+(\d{4})").expect("constant regex")
+});
+
+/// Parses LoCoMo's "1:56 pm on 8 May, 2023" (taken as UTC).
+pub fn parse_session_date(text: &str) -> Option<DateTime<Utc>> {
+    let c = SESSION_DATE.captures(text)?;
+    let mut hour: u32 = c[1].parse().ok()?;
+    let minute: u32 = c[2].parse().ok()?;
+    let pm = c[3].eq_ignore_ascii_case("pm");
+    if hour == 12 {
+        hour = 0;
+    }
+    if pm {
+        hour += 12;
+    }
+    let day: u32 = c[4].parse().ok()?;
+    let month = [
+        "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
+        "december",
+    ]
+    .iter()
+    .position(|m| m.eq_ignore_ascii_case(&c[5]))? as u32
+        + 1;
+    let year: i32 = c[6].parse().ok()?;
+    let date = NaiveDate::from_ymd_opt(year, month, day)?;
+    Utc.from_local_datetime(&date.and_hms_opt(hour, minute, 0)?).single()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn session_dates_parse() {
+        let d = parse_session_date("1:56 pm on 8 May, 2023").expect("parses");
+        assert_eq!(d.to_rfc3339(), "2023-05-08T13:56:00+00:00");
+        let d = parse_session_date("12:09 am on 13 September, 2023").expect("parses");
+        assert_eq!(d.to_rfc3339(), "2023-09-13T00:09:00+00:00");
+        assert!(parse_session_date("sometime").is_none());
+    }
+
+    #[test]
+    fn keyword_only_run_on_a_tiny_conversation() {
+        let data = r#"[{"sample_id":"t1","conversation":{"speaker_a":"A","speaker_b":"B",
+            "session_1_date_time":"1:56 pm on 8 May, 2023",
+            "session_1":[{"speaker":"A","dia_id":"D1:1","text":"I adopted a dog named Rex"},
+                         {"speaker":"B","dia_id":"D1:2","text":"Nice! I started pottery classes"},
+                         {"speaker":"A","dia_id":"D1:3","text":"Thanks!"},
+                         {"speaker":"A","dia_id":"D1:4","text":"Thanks!"}]},
+            "qa":[{"question":"What is the name of A's dog?","answer":"Rex","evidence":["D1:1"],"category":4},
+                  {"question":"What class did B start?","answer":"pottery","evidence":["D1:2; D9:9"],"category":1},
+                  {"question":"Unanswerable?","evidence":["D7:7"],"category":5}]}]"#;
+        let dir = tempfile::tempdir().expect("tempdir");
+        let opts = LocomoOptions { ks: vec![1, 2], ..Default::default() };
+        let report = run(data, &Config::default(), None, dir.path(), &opts, &mut |_| {}).expect("runs");
+        assert_eq!(report.turns, 4);
+        assert_eq!(report.questions, 2);
+        assert_eq!(report.skipped_questions, 1);
+        assert!(!report.semantic);
+        assert_eq!(report.overall.recall_at.get(&1).copied(), Some(1.0));
+        assert_eq!(report.categories.get("4").map(|c| c.questions), Some(1));
+    }
+}

@@ -1,0 +1,122 @@
+//! `subcog eval`
+
+use clap::{Args, Subcommand};
+use std::path::PathBuf;
+
+use subcog_core::eval::locomo::{self, LocomoOptions, LocomoReport};
+
+use crate::app::App;
+use crate::command_error::{CommandError, CommandResult};
+use crate::output;
+
+/// Measure retrieval quality on public benchmarks.
+#[derive(Debug, Args)]
+pub struct EvalArgs {
+    /// The benchmark.
+    #[command(subcommand)]
+    pub bench: EvalBench,
+}
+
+/// Benchmarks.
+#[derive(Debug, Subcommand)]
+pub enum EvalBench {
+    /// LoCoMo: turn-level evidence recall@k per question category.
+    ///
+    /// Each conversation goes into a fresh temporary store (your data is not touched):
+    /// every turn captured with its session's date, every question answered with recall.
+    Locomo {
+        /// The dataset (a JSON list of conversations, e.g. locomo-dev.json)
+        file: PathBuf,
+        /// Cut-offs (comma-separated)
+        #[arg(long = "k", value_delimiter = ',', default_value = "1,5,10,20")]
+        ks: Vec<usize>,
+        /// Previous turns added to each turn's text as context
+        #[arg(long, default_value_t = 0)]
+        context_turns: usize,
+        /// Keyword and time channels only
+        #[arg(long)]
+        no_vectors: bool,
+        /// Vector and time channels only
+        #[arg(long)]
+        no_bm25: bool,
+    },
+}
+
+/// Runs `eval`.
+pub fn run(app: &App, args: EvalArgs) -> CommandResult {
+    match args.bench {
+        EvalBench::Locomo {
+            file,
+            ks,
+            context_turns,
+            no_vectors,
+            no_bm25,
+        } => {
+            let data = std::fs::read_to_string(&file)
+                .map_err(|e| CommandError::user(format!("cannot read {}: {e}", file.display())))?;
+            if ks.is_empty() || ks.contains(&0) {
+                return Err(CommandError::user("--k needs positive cut-offs, e.g. 1,5,10"));
+            }
+            let subcog = app.subcog()?;
+            let embedder = if no_vectors { None } else { subcog.embedder() };
+            if embedder.is_none() && !no_vectors && !app.global.quiet {
+                output::note("no embedding model: evaluating keyword recall only (`subcog model install`)");
+            }
+            let workdir = std::env::temp_dir().join(format!("subcog-eval-{}", std::process::id()));
+            let opts = LocomoOptions {
+                ks,
+                context_turns,
+                vectors: !no_vectors,
+                bm25: !no_bm25,
+            };
+            let quiet = app.global.quiet || app.json();
+            let result = locomo::run(&data, subcog.config(), embedder, &workdir, &opts, &mut |line| {
+                if !quiet {
+                    eprintln!("{line}");
+                }
+            });
+            let _ = std::fs::remove_dir_all(&workdir);
+            let report = result?;
+            if app.json() {
+                return output::print_json(&serde_json::to_value(&report).unwrap_or_default());
+            }
+            output::print(&human(&report))
+        }
+    }
+}
+
+fn human(r: &LocomoReport) -> String {
+    let ks: Vec<usize> = r.overall.recall_at.keys().copied().collect();
+    let mut rows = vec![{
+        let mut h = vec!["category".to_string(), "questions".to_string()];
+        h.extend(ks.iter().map(|k| format!("R@{k}")));
+        h
+    }];
+    let names = [("1", "multi-hop"), ("2", "temporal"), ("3", "open-domain"), ("4", "single-hop"), ("5", "adversarial")];
+    for (key, name) in names {
+        if let Some(c) = r.categories.get(key) {
+            let mut row = vec![format!("{key} {name}"), c.questions.to_string()];
+            row.extend(ks.iter().map(|k| format!("{:.3}", c.recall_at.get(k).copied().unwrap_or(0.0))));
+            rows.push(row);
+        }
+    }
+    let mut row = vec!["overall 1-4".to_string(), r.overall.questions.to_string()];
+    row.extend(ks.iter().map(|k| format!("{:.3}", r.overall.recall_at.get(k).copied().unwrap_or(0.0))));
+    rows.push(row);
+    let mut out = output::table(&rows, &[output::HEADING]);
+    out.push_str(&format!(
+        "\n{} conversations, {} turns, {} questions ({} skipped); semantic: {}\n\
+         search p50 {:.2} ms, p95 {:.2} ms; query embedding {:.2} ms; ingest {:.0} turns/s; {:.1} s total\n",
+        r.conversations,
+        r.turns,
+        r.questions,
+        r.skipped_questions,
+        r.semantic,
+        r.search_p50_ms,
+        r.search_p95_ms,
+        r.query_embed_ms,
+        r.ingest_turns_per_sec,
+        r.seconds
+    ));
+    out
+}
