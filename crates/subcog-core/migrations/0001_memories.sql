@@ -14,7 +14,8 @@ CREATE TABLE memories (
     created_at   TEXT NOT NULL,                     -- UTC, fixed width, microseconds
     updated_at   TEXT NOT NULL,
     status       TEXT NOT NULL DEFAULT 'active',
-    content_hash TEXT NOT NULL
+    content_hash TEXT NOT NULL,
+    context      TEXT                               -- surrounding text, searched at low weight
 );
 
 CREATE INDEX memories_created_at ON memories(created_at);
@@ -30,29 +31,29 @@ CREATE TABLE memory_tags (
 ) WITHOUT ROWID;
 
 CREATE VIRTUAL TABLE memories_fts USING fts5(
-    content, summary, tags,
+    content, summary, tags, context,
     content = 'memories', content_rowid = 'seq',
     tokenize = 'porter unicode61 remove_diacritics 2',
     prefix = '2 3 4'
 );
 
 CREATE TRIGGER memories_after_insert AFTER INSERT ON memories BEGIN
-    INSERT INTO memories_fts(rowid, content, summary, tags)
-        VALUES (new.seq, new.content, new.summary, new.tags);
+    INSERT INTO memories_fts(rowid, content, summary, tags, context)
+        VALUES (new.seq, new.content, new.summary, new.tags, new.context);
     INSERT INTO memory_tags(memory_id, tag) SELECT new.id, value FROM json_each(new.tags);
 END;
 
 CREATE TRIGGER memories_after_delete AFTER DELETE ON memories BEGIN
-    INSERT INTO memories_fts(memories_fts, rowid, content, summary, tags)
-        VALUES ('delete', old.seq, old.content, old.summary, old.tags);
+    INSERT INTO memories_fts(memories_fts, rowid, content, summary, tags, context)
+        VALUES ('delete', old.seq, old.content, old.summary, old.tags, old.context);
     DELETE FROM memory_tags WHERE memory_id = old.id;
 END;
 
-CREATE TRIGGER memories_after_update_text AFTER UPDATE OF content, summary, tags ON memories BEGIN
-    INSERT INTO memories_fts(memories_fts, rowid, content, summary, tags)
-        VALUES ('delete', old.seq, old.content, old.summary, old.tags);
-    INSERT INTO memories_fts(rowid, content, summary, tags)
-        VALUES (new.seq, new.content, new.summary, new.tags);
+CREATE TRIGGER memories_after_update_text AFTER UPDATE OF content, summary, tags, context ON memories BEGIN
+    INSERT INTO memories_fts(memories_fts, rowid, content, summary, tags, context)
+        VALUES ('delete', old.seq, old.content, old.summary, old.tags, old.context);
+    INSERT INTO memories_fts(rowid, content, summary, tags, context)
+        VALUES (new.seq, new.content, new.summary, new.tags, new.context);
     DELETE FROM memory_tags WHERE memory_id = old.id;
     INSERT INTO memory_tags(memory_id, tag) SELECT new.id, value FROM json_each(new.tags);
 END;

@@ -44,6 +44,8 @@ pub struct CaptureRequest {
     pub allow_new_namespace: bool,
     /// Overrides `capture.on_secret`.
     pub on_secret: Option<SecretPolicy>,
+    /// Surrounding text searched at low weight (see [`Memory::context`]).
+    pub context: Option<String>,
 }
 
 /// The result of a capture.
@@ -138,7 +140,20 @@ impl Subcog {
             policy,
             self.config.capture.redact_emails,
         )?;
-        let redactions = text.redactions.clone();
+        let mut redactions = text.redactions.clone();
+        let context = match req.context.as_deref().filter(|c| !c.trim().is_empty()) {
+            Some(c) => {
+                let r = clean_text(c, None, None, policy, self.config.capture.redact_emails)?;
+                for x in r.redactions {
+                    match redactions.iter_mut().find(|y| y.kind == x.kind) {
+                        Some(y) => y.count += x.count,
+                        None => redactions.push(x),
+                    }
+                }
+                Some(r.content)
+            }
+            None => None,
+        };
         if !redactions.is_empty() {
             tracing::info!(kinds = ?redactions.iter().map(|r| r.kind.as_str()).collect::<Vec<_>>(), "redacted secrets before storing");
         }
@@ -149,6 +164,7 @@ impl Subcog {
         memory.tags = tags;
         memory.importance = importance;
         memory.priority = req.priority;
+        memory.context = context;
         memory.created_by = req
             .created_by
             .filter(|c| !c.trim().is_empty())

@@ -222,7 +222,10 @@ impl Subcog {
             };
             if let Some(store) = self.store_for_read(kind)? {
                 for c in store.embedding_counts()? {
-                    *report.embeddings.entry(format!("{} ({}d)", c.model_id, c.dim)).or_default() += c.count;
+                    *report
+                        .embeddings
+                        .entry(format!("{} ({}d)", c.model_id, c.dim))
+                        .or_default() += c.count;
                 }
                 if let Some(model) = &model {
                     report.missing_embeddings += store.missing_embeddings(model, usize::MAX)?.len() as u64;

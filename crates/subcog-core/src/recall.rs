@@ -53,6 +53,8 @@ pub struct Explanation {
     pub vector: Option<ChannelScore>,
     /// Time channel.
     pub time: Option<ChannelScore>,
+    /// Whether a tag named in the query boosted the score.
+    pub tag_boost: bool,
 }
 
 /// One result.
@@ -188,6 +190,14 @@ impl Subcog {
             }
         }
         let mut results: Vec<RecallHit> = fused.into_values().collect();
+        if cfg.tag_boost != 0.0 {
+            for hit in &mut results {
+                if hit.memory.tags.iter().any(|t| terms.contains(t)) {
+                    hit.score *= 1.0 + cfg.tag_boost;
+                    hit.explain.tag_boost = true;
+                }
+            }
+        }
         results.sort_by(|a, b| {
             b.score
                 .total_cmp(&a.score)

@@ -22,7 +22,12 @@ pub fn query_terms(query: &str) -> Vec<String> {
         .filter(|w| !w.is_empty())
         .map(str::to_lowercase)
         .collect();
-    let content: Vec<&String> = words.iter().filter(|w| !STOPWORDS.contains(&w.as_str())).collect();
+    // Single letters ("s" of a possessive, "t" of "don't") would prefix-match half the
+    // vocabulary; they carry nothing.
+    let content: Vec<&String> = words
+        .iter()
+        .filter(|w| !STOPWORDS.contains(&w.as_str()) && w.chars().count() > 1)
+        .collect();
     let chosen: Vec<&String> = if content.is_empty() {
         words.iter().collect()
     } else {
@@ -48,6 +53,10 @@ mod tests {
     fn question_words_are_dropped() {
         assert_eq!(query_terms("Which database did we pick?"), vec!["database", "pick"]);
         assert_eq!(query_terms("postgres"), vec!["postgres"]);
+        assert_eq!(
+            query_terms("What do Melanie's kids like?"),
+            vec!["melanie", "kids", "like"]
+        );
         assert_eq!(query_terms("what is it"), vec!["what", "is", "it"]);
         assert!(query_terms("  ?! ").is_empty());
     }

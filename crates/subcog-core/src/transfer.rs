@@ -66,6 +66,8 @@ pub struct ImportRecord {
     pub superseded_by: Option<String>,
     /// Cluster id.
     pub cluster_id: Option<String>,
+    /// Surrounding text searched at low weight.
+    pub context: Option<String>,
 }
 
 /// Parses JSON Lines; blank lines are skipped, the first bad line is an error naming it.
@@ -228,6 +230,16 @@ impl Subcog {
         m.last_accessed = parse_ts(r.last_accessed.as_deref())?;
         m.superseded_by = r.superseded_by.as_deref().map(str::parse::<MemoryId>).transpose()?;
         m.cluster_id = r.cluster_id.filter(|c| !c.is_empty());
+        if let Some(ctx) = r.context.filter(|c| !c.trim().is_empty()) {
+            let clean = clean_text(
+                &ctx,
+                None,
+                None,
+                self.config.capture.on_secret,
+                self.config.capture.redact_emails,
+            )?;
+            m.context = Some(clean.content);
+        }
         m.content_hash = content::content_hash(&m.content);
         Ok((m, redacted))
     }

@@ -109,7 +109,11 @@ pub fn memory_rows<'a>(items: impl Iterator<Item = (&'a Memory, Option<f64>)>) -
 /// A score for humans: fused scores are small (1 / (60 + rank) per channel), so four
 /// decimals below 1.
 pub fn format_score(score: f64) -> String {
-    if score.abs() >= 1.0 { format!("{score:.2}") } else { format!("{score:.4}") }
+    if score.abs() >= 1.0 {
+        format!("{score:.2}")
+    } else {
+        format!("{score:.4}")
+    }
 }
 
 #[cfg(test)]

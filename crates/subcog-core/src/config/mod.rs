@@ -109,6 +109,9 @@ pub struct RecallConfig {
     pub rrf_k: f64,
     /// Candidates each channel contributes before fusion.
     pub candidates: usize,
+    /// Fused-score boost for memories tagged with a word of the query (entity awareness:
+    /// a query naming "caroline" favours memories tagged `caroline`).
+    pub tag_boost: f64,
 }
 
 impl Default for RecallConfig {
@@ -117,10 +120,11 @@ impl Default for RecallConfig {
             default_limit: 10,
             default_mode: RetrievalMode::Standard,
             bm25_weight: 1.0,
-            vector_weight: 1.0,
+            vector_weight: 0.5,
             time_weight: 0.5,
-            rrf_k: 60.0,
+            rrf_k: 10.0,
             candidates: 50,
+            tag_boost: 0.5,
         }
     }
 }

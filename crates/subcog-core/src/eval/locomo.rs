@@ -32,12 +32,16 @@ use crate::store::{InsertOutcome, Vectors};
 pub struct LocomoOptions {
     /// Cut-offs to report.
     pub ks: Vec<usize>,
-    /// Previous turns added to each memory's text as context (0: the turn alone).
+    /// Previous turns of the session indexed with each turn as context (0: the turn alone).
     pub context_turns: usize,
+    /// Following turns indexed with each turn as context.
+    pub context_after: usize,
     /// Use the vector channel (when an embedder is given).
     pub vectors: bool,
     /// Use the keyword channel.
     pub bm25: bool,
+    /// Keep every question's retrieved ids in the report.
+    pub details: bool,
 }
 
 impl Default for LocomoOptions {
@@ -45,8 +49,10 @@ impl Default for LocomoOptions {
         LocomoOptions {
             ks: vec![1, 5, 10, 20],
             context_turns: 0,
+            context_after: 0,
             vectors: true,
             bm25: true,
+            details: false,
         }
     }
 }
@@ -91,10 +97,29 @@ pub struct LocomoReport {
     pub context_turns: usize,
     /// Fusion weights used (bm25, vector, time) and rrf_k.
     pub fusion: [f64; 4],
+    /// Per question, with `details`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub details: Vec<QuestionDetail>,
+}
+
+/// One question's outcome.
+#[derive(Debug, Clone, Serialize)]
+pub struct QuestionDetail {
+    /// Conversation.
+    pub sample_id: String,
+    /// Category.
+    pub category: u64,
+    /// The question.
+    pub question: String,
+    /// Evidence dia_ids.
+    pub evidence: Vec<String>,
+    /// Retrieved dia_ids, best first (identical turns share a slot).
+    pub retrieved: Vec<Vec<String>>,
 }
 
 struct Turn {
     dia_id: String,
+    speaker: String,
     content: String,
     context: String,
     at: DateTime<Utc>,
@@ -140,17 +165,25 @@ pub fn run(
     let mut per_question: Vec<(u64, Vec<f64>)> = Vec::new();
     let (mut search_ms, mut embed_ms, mut ingest_secs) = (Vec::new(), Vec::new(), 0.0);
     for (i, sample) in samples.iter().enumerate() {
-        let id = sample.get("sample_id").and_then(Value::as_str).unwrap_or("conversation").to_string();
+        let id = sample
+            .get("sample_id")
+            .and_then(Value::as_str)
+            .unwrap_or("conversation")
+            .to_string();
         progress(&format!("{id}: ingesting ({}/{})", i + 1, samples.len()));
-        let turns = turns_of(sample, opts.context_turns);
+        let turns = turns_of(sample, opts.context_turns, opts.context_after);
         let dir = workdir.join(&id);
         let project = dir.join("project");
         std::fs::create_dir_all(&project).map_err(|e| Error::Io {
             context: format!("create {}", project.display()),
             source: e,
         })?;
-        let subcog = Subcog::new(config.clone(), DataLocation::resolve(&dir, &project), Arc::new(SystemClock))
-            .with_embedder(embedder.clone());
+        let subcog = Subcog::new(
+            config.clone(),
+            DataLocation::resolve(&dir, &project),
+            Arc::new(SystemClock),
+        )
+        .with_embedder(embedder.clone());
         let t0 = Instant::now();
         let owners = ingest(&subcog, &turns)?;
         ingest_secs += t0.elapsed().as_secs_f64();
@@ -193,11 +226,7 @@ pub fn run(
                 Err(e) => return Err(e),
             };
             search_ms.push(t0.elapsed().as_secs_f64() * 1000.0);
-            let ranked: Vec<&Vec<String>> = result
-                .results
-                .iter()
-                .filter_map(|h| owners.get(&h.memory.id))
-                .collect();
+            let ranked: Vec<&Vec<String>> = result.results.iter().filter_map(|h| owners.get(&h.memory.id)).collect();
             let recalls = opts
                 .ks
                 .iter()
@@ -211,6 +240,15 @@ pub fn run(
                 })
                 .collect();
             per_question.push((q.category, recalls));
+            if opts.details {
+                report.details.push(QuestionDetail {
+                    sample_id: id.clone(),
+                    category: q.category,
+                    question: q.text.clone(),
+                    evidence: q.evidence.clone(),
+                    retrieved: ranked.iter().map(|ids| (*ids).clone()).collect(),
+                });
+            }
         }
         report.conversations += 1;
         // The stores are throwaway; remove them as we go so large runs do not pile up.
@@ -224,7 +262,11 @@ pub fn run(
             report.questions += 1;
         }
     }
-    for score in report.categories.values_mut().chain(std::iter::once(&mut report.overall)) {
+    for score in report
+        .categories
+        .values_mut()
+        .chain(std::iter::once(&mut report.overall))
+    {
         let n = score.questions.max(1) as f64;
         for v in score.recall_at.values_mut() {
             *v /= n;
@@ -254,8 +296,11 @@ fn ingest(subcog: &Subcog, turns: &[Turn]) -> Result<HashMap<MemoryId, Vec<Strin
         .map(|t| {
             let mut m = Memory::new(t.content.clone(), ns.clone(), t.at);
             m.source = Some(t.dia_id.clone());
+            // The speaker as a tag: recall's tag boost favours turns by a person the
+            // question names over turns that merely address them.
+            m.tags = crate::model::normalize_tags(&[t.speaker.as_str()]).unwrap_or_default();
             if !t.context.is_empty() {
-                m.summary = t.context.clone();
+                m.context = Some(t.context.clone());
             }
             m.created_by = "locomo".into();
             m
@@ -278,7 +323,7 @@ fn ingest(subcog: &Subcog, turns: &[Turn]) -> Result<HashMap<MemoryId, Vec<Strin
 
 /// The turns of a sample in order, each dated by its session (plus a second per turn so
 /// order survives) and carrying `context` previous turns in its text.
-fn turns_of(sample: &Value, context: usize) -> Vec<Turn> {
+fn turns_of(sample: &Value, context: usize, context_after: usize) -> Vec<Turn> {
     let Some(conv) = sample.get("conversation").and_then(Value::as_object) else {
         return Vec::new();
     };
@@ -296,29 +341,38 @@ fn turns_of(sample: &Value, context: usize) -> Vec<Turn> {
         .collect();
     sessions.sort_by_key(|s| s.0);
     let mut out: Vec<Turn> = Vec::new();
-    let mut plain: Vec<String> = Vec::new();
     for (_, date, turns) in sessions {
-        for (i, t) in turns.iter().enumerate() {
-            let (Some(speaker), Some(dia_id)) = (
-                t.get("speaker").and_then(Value::as_str),
-                t.get("dia_id").and_then(Value::as_str),
-            ) else {
+        let lines: Vec<Option<(String, String, String)>> = turns
+            .iter()
+            .map(|t| {
+                let speaker = t.get("speaker").and_then(Value::as_str)?;
+                let dia_id = t.get("dia_id").and_then(Value::as_str)?;
+                let text = t.get("text").and_then(Value::as_str).unwrap_or("");
+                let mut line = format!("{speaker}: {text}");
+                if let Some(caption) = t.get("blip_caption").and_then(Value::as_str) {
+                    line.push_str(&format!(" [shared an image: {caption}]"));
+                }
+                Some((speaker.to_lowercase(), dia_id.to_string(), line))
+            })
+            .collect();
+        for (i, entry) in lines.iter().enumerate() {
+            let Some((speaker, dia_id, line)) = entry else {
                 continue;
             };
-            let text = t.get("text").and_then(Value::as_str).unwrap_or("");
-            let mut line = format!("{speaker}: {text}");
-            if let Some(caption) = t.get("blip_caption").and_then(Value::as_str) {
-                line.push_str(&format!(" [shared an image: {caption}]"));
-            }
-            let start = plain.len().saturating_sub(context);
-            let context_text = if context > 0 { plain[start..].join(" ") } else { String::new() };
+            // Neighbouring turns of the same session: `context` before, `context_after` after.
+            let before = i.saturating_sub(context)..i;
+            let after = (i + 1)..(i + 1 + context_after).min(lines.len());
+            let context_text: Vec<&str> = before
+                .chain(after)
+                .filter_map(|j| lines.get(j).and_then(|l| l.as_ref()).map(|l| l.2.as_str()))
+                .collect();
             out.push(Turn {
-                dia_id: dia_id.to_string(),
+                dia_id: dia_id.clone(),
+                speaker: speaker.clone(),
                 content: line.clone(),
-                context: context_text,
+                context: context_text.join(" "),
                 at: date + Duration::seconds(i as i64),
             });
-            plain.push(line);
         }
     }
     out
@@ -346,7 +400,11 @@ fn questions_of(sample: &Value, turns: &[Turn]) -> Vec<Question> {
                                 .collect()
                         })
                         .unwrap_or_default();
-                    Some(Question { text, category, evidence })
+                    Some(Question {
+                        text,
+                        category,
+                        evidence,
+                    })
                 })
                 .collect()
         })
@@ -372,7 +430,17 @@ pub fn parse_session_date(text: &str) -> Option<DateTime<Utc>> {
     }
     let day: u32 = c[4].parse().ok()?;
     let month = [
-        "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
         "december",
     ]
     .iter()
@@ -408,7 +476,10 @@ mod tests {
                   {"question":"What class did B start?","answer":"pottery","evidence":["D1:2; D9:9"],"category":1},
                   {"question":"Unanswerable?","evidence":["D7:7"],"category":5}]}]"#;
         let dir = tempfile::tempdir().expect("tempdir");
-        let opts = LocomoOptions { ks: vec![1, 2], ..Default::default() };
+        let opts = LocomoOptions {
+            ks: vec![1, 2],
+            ..Default::default()
+        };
         let report = run(data, &Config::default(), None, dir.path(), &opts, &mut |_| {}).expect("runs");
         assert_eq!(report.turns, 4);
         assert_eq!(report.questions, 2);

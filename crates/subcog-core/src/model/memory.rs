@@ -126,6 +126,10 @@ pub struct Memory {
     pub superseded_by: Option<MemoryId>,
     /// The cluster consolidation put it in (enrichment).
     pub cluster_id: Option<String>,
+    /// Surrounding text (e.g. the turns before and after in a conversation), searched at
+    /// low weight so the memory is found by what was said around it; never shown as content.
+    #[serde(default)]
+    pub context: Option<String>,
 }
 
 impl Memory {
@@ -154,6 +158,7 @@ impl Memory {
             last_accessed: None,
             superseded_by: None,
             cluster_id: None,
+            context: None,
         }
     }
 

@@ -54,6 +54,9 @@ pub struct CaptureArgs {
     /// What to do with secrets: redact (default from config) or block
     #[arg(long, value_name = "POLICY")]
     pub on_secret: Option<SecretPolicy>,
+    /// Surrounding text (e.g. the conversation around it), searched at low weight, not shown
+    #[arg(long, value_name = "TEXT")]
+    pub context: Option<String>,
 }
 
 /// Runs `capture`.
@@ -75,6 +78,7 @@ pub fn run(app: &App, args: CaptureArgs) -> CommandResult {
         at: args.at.as_deref().map(parse_instant).transpose()?,
         allow_new_namespace: args.allow_new_namespace,
         on_secret: args.on_secret,
+        context: args.context,
     })?;
     if !outcome.redactions.is_empty() {
         let kinds: Vec<String> = outcome

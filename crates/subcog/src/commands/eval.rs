@@ -30,15 +30,21 @@ pub enum EvalBench {
         /// Cut-offs (comma-separated)
         #[arg(long = "k", value_delimiter = ',', default_value = "1,5,10,20")]
         ks: Vec<usize>,
-        /// Previous turns added to each turn's text as context
-        #[arg(long, default_value_t = 0)]
+        /// Previous turns of the session indexed with each turn (as low-weight context)
+        #[arg(long, default_value_t = 2)]
         context_turns: usize,
+        /// Following turns of the session indexed with each turn
+        #[arg(long, default_value_t = 1)]
+        context_after: usize,
         /// Keyword and time channels only
         #[arg(long)]
         no_vectors: bool,
         /// Vector and time channels only
         #[arg(long)]
         no_bm25: bool,
+        /// Include every question's retrieved turns in --json output
+        #[arg(long)]
+        details: bool,
     },
 }
 
@@ -49,8 +55,10 @@ pub fn run(app: &App, args: EvalArgs) -> CommandResult {
             file,
             ks,
             context_turns,
+            context_after,
             no_vectors,
             no_bm25,
+            details,
         } => {
             let data = std::fs::read_to_string(&file)
                 .map_err(|e| CommandError::user(format!("cannot read {}: {e}", file.display())))?;
@@ -66,8 +74,10 @@ pub fn run(app: &App, args: EvalArgs) -> CommandResult {
             let opts = LocomoOptions {
                 ks,
                 context_turns,
+                context_after,
                 vectors: !no_vectors,
                 bm25: !no_bm25,
+                details,
             };
             let quiet = app.global.quiet || app.json();
             let result = locomo::run(&data, subcog.config(), embedder, &workdir, &opts, &mut |line| {
@@ -92,16 +102,28 @@ fn human(r: &LocomoReport) -> String {
         h.extend(ks.iter().map(|k| format!("R@{k}")));
         h
     }];
-    let names = [("1", "multi-hop"), ("2", "temporal"), ("3", "open-domain"), ("4", "single-hop"), ("5", "adversarial")];
+    let names = [
+        ("1", "multi-hop"),
+        ("2", "temporal"),
+        ("3", "open-domain"),
+        ("4", "single-hop"),
+        ("5", "adversarial"),
+    ];
     for (key, name) in names {
         if let Some(c) = r.categories.get(key) {
             let mut row = vec![format!("{key} {name}"), c.questions.to_string()];
-            row.extend(ks.iter().map(|k| format!("{:.3}", c.recall_at.get(k).copied().unwrap_or(0.0))));
+            row.extend(
+                ks.iter()
+                    .map(|k| format!("{:.3}", c.recall_at.get(k).copied().unwrap_or(0.0))),
+            );
             rows.push(row);
         }
     }
     let mut row = vec!["overall 1-4".to_string(), r.overall.questions.to_string()];
-    row.extend(ks.iter().map(|k| format!("{:.3}", r.overall.recall_at.get(k).copied().unwrap_or(0.0))));
+    row.extend(
+        ks.iter()
+            .map(|k| format!("{:.3}", r.overall.recall_at.get(k).copied().unwrap_or(0.0))),
+    );
     rows.push(row);
     let mut out = output::table(&rows, &[output::HEADING]);
     out.push_str(&format!(

@@ -43,9 +43,11 @@ pub fn run(app: &App, args: ImportArgs) -> CommandResult {
         }
     };
     let bar = crate::progress::Progress::new("embedding", app.global.quiet || app.json());
-    let report = app.subcog()?.import_with_progress(&text, args.dry_run, args.allow_new_namespace, &mut |d, t| {
-        bar.update(d, t)
-    })?;
+    let report = app
+        .subcog()?
+        .import_with_progress(&text, args.dry_run, args.allow_new_namespace, &mut |d, t| {
+            bar.update(d, t)
+        })?;
     bar.finish();
     if app.json() {
         return output::print_json(&serde_json::to_value(&report).unwrap_or_default());

@@ -111,7 +111,10 @@ fn status(app: &App) -> CommandResult {
         }));
     }
     let text = if ready {
-        format!("model ready: {detail}\nloaded from {} in {load_ms:.0} ms\n", dir.display())
+        format!(
+            "model ready: {detail}\nloaded from {} in {load_ms:.0} ms\n",
+            dir.display()
+        )
     } else {
         format!("model not available: {detail}\ninstall it with `subcog model install`\n")
     };

@@ -81,7 +81,16 @@ fn human(result: &RecallResult, explain: bool) -> String {
             row.push(summary);
         }
     }
-    output::table(&rows, &[output::ID, output::NAMESPACE, Default::default(), output::SCORE, output::ID])
+    output::table(
+        &rows,
+        &[
+            output::ID,
+            output::NAMESPACE,
+            Default::default(),
+            output::SCORE,
+            output::ID,
+        ],
+    )
 }
 
 fn explain_text(hit: &RecallHit) -> String {
@@ -90,7 +99,12 @@ fn explain_text(hit: &RecallHit) -> String {
         Some(c) => format!("{name}#{} {:.3}", c.rank, c.score),
         None => format!("{name} -"),
     };
-    format!("{} {} {}", part("bm25", e.bm25), part("vec", e.vector), part("time", e.time))
+    format!(
+        "{} {} {}",
+        part("bm25", e.bm25),
+        part("vec", e.vector),
+        part("time", e.time)
+    )
 }
 
 fn result_json(query: &str, result: &RecallResult, explain: bool) -> serde_json::Value {
@@ -146,13 +160,21 @@ impl QueryLine {
     fn to_query(&self, args: &RecallArgs) -> Result<RecallQuery, CommandError> {
         let mut filter = args.filters.to_filter()?;
         if !self.namespace.is_empty() {
-            filter.namespaces = self.namespace.iter().map(|n| Namespace::parse(n)).collect::<Result<_, _>>()?;
+            filter.namespaces = self
+                .namespace
+                .iter()
+                .map(|n| Namespace::parse(n))
+                .collect::<Result<_, _>>()?;
         }
         if !self.tags.is_empty() {
             filter.tags = normalize_tags(&self.tags)?;
         }
         if !self.domain.is_empty() {
-            filter.domains = self.domain.iter().map(|d| d.parse::<Domain>()).collect::<Result<_, _>>()?;
+            filter.domains = self
+                .domain
+                .iter()
+                .map(|d| d.parse::<Domain>())
+                .collect::<Result<_, _>>()?;
         }
         if let Some(s) = &self.since {
             filter.since = Some(parse_instant(s)?);

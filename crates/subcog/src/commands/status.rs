@@ -52,10 +52,9 @@ pub fn run(app: &App, _args: StatusArgs) -> CommandResult {
         vec!["schema".into(), format!("version {}", report.schema_version)],
         vec![
             "recall".into(),
-            if report.semantic {
-                "semantic + keyword".into()
-            } else {
-                "keyword only (no embedding model installed)".into()
+            match &report.semantic_unavailable {
+                None => format!("semantic + keyword (model {})", report.model_dir.display()),
+                Some(why) => format!("keyword only: {why}"),
             },
         ],
     ];
@@ -74,7 +73,10 @@ pub fn run(app: &App, _args: StatusArgs) -> CommandResult {
     if report.missing_embeddings > 0 {
         rows.push(vec![
             "embeddings".into(),
-            format!("{} memories have no vector: run `subcog reindex --embeddings`", report.missing_embeddings),
+            format!(
+                "{} memories have no vector: run `subcog reindex --embeddings`",
+                report.missing_embeddings
+            ),
         ]);
     }
     out.push_str(&output::table(&rows, &[output::HEADING]));

@@ -23,8 +23,8 @@ use super::{EmbeddingCount, InsertOutcome, ListOrder, MemoryFilter, Store, Store
 use crate::embed::EmbeddingModel;
 use crate::model::{Memory, MemoryId, ScoredMemory};
 
-/// BM25 column weights for content, summary and tags.
-const BM25_WEIGHTS: &str = "1.0, 0.6, 0.4";
+/// BM25 column weights for content, summary, tags and context (tuned on LoCoMo).
+const BM25_WEIGHTS: &str = "1.0, 0.6, 0.4, 0.6";
 
 /// A store backed by one SQLite database file.
 pub struct SqliteStore {

@@ -33,6 +33,7 @@ pub(crate) const COLUMNS: &[&str] = &[
     "last_accessed",
     "superseded_by",
     "cluster_id",
+    "context",
 ];
 
 /// `m.id, m.content, ...` for a SELECT.
@@ -73,6 +74,7 @@ pub(crate) fn to_values(m: &Memory) -> Vec<Value> {
         opt_text(m.last_accessed.map(timestamp::to_storage)),
         opt_text(m.superseded_by.map(|id| id.to_string())),
         opt_text(m.cluster_id.clone()),
+        opt_text(m.context.clone()),
     ]
 }
 
@@ -128,6 +130,7 @@ pub(crate) fn from_row(path: &str, row: &Row<'_>) -> Result<Memory, StoreError> 
             .map(|s| s.parse::<MemoryId>().map_err(|e| bad(e.to_string())))
             .transpose()?,
         cluster_id: get(path, &id_text, row, 23)?,
+        context: get(path, &id_text, row, 24)?,
     })
 }
 
