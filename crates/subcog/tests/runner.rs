@@ -8,6 +8,7 @@ mod test_concurrency;
 mod test_config;
 mod test_errors;
 mod test_manage;
+mod test_semantic;
 mod test_transfer;
 
 /// Fails when a `test_*.rs` file exists that is not listed above.

@@ -258,6 +258,18 @@ pub fn install_from_dir(dest: &Path, src: &Path, source: &str) -> Result<Install
     result
 }
 
+/// Whether a completed install (manifest with the expected hash, weights of the recorded
+/// size) is at `dir`.
+pub fn is_installed(dir: &Path) -> bool {
+    let Ok(text) = std::fs::read_to_string(dir.join(MANIFEST)) else {
+        return false;
+    };
+    let Ok(manifest) = serde_json::from_str::<Manifest>(&text) else {
+        return false;
+    };
+    manifest.sha256 == MINILM_SHA256 && verify_quick(dir).is_ok()
+}
+
 /// Cheap check before loading: the files exist and the weights have the size the manifest
 /// recorded (a full hash of 90 MB would cost more than loading the model).
 pub fn verify_quick(dir: &Path) -> Result<(), EmbedError> {

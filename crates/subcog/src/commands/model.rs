@@ -34,7 +34,12 @@ pub enum ModelAction {
         /// Use only local sources (--from and the Hugging Face cache)
         #[arg(long)]
         offline: bool,
+        /// Install again even when a verified copy is present
+        #[arg(long)]
+        force: bool,
     },
+    /// Print the model directory
+    Path,
     /// Whether the model is installed and loads, and how long loading takes
     Status,
     /// Check the installed weights' SHA-256
@@ -44,7 +49,8 @@ pub enum ModelAction {
 /// Runs `model`.
 pub fn run(app: &App, args: ModelArgs) -> CommandResult {
     match args.action.unwrap_or(ModelAction::Status) {
-        ModelAction::Install { from, offline } => install_model(app, from, offline),
+        ModelAction::Install { from, offline, force } => install_model(app, from, offline, force),
+        ModelAction::Path => output::print(&format!("{}\n", app.subcog()?.model_dir().display())),
         ModelAction::Status => status(app),
         ModelAction::Verify => {
             let dir = app.subcog()?.model_dir();
@@ -57,9 +63,15 @@ pub fn run(app: &App, args: ModelArgs) -> CommandResult {
     }
 }
 
-fn install_model(app: &App, from: Option<PathBuf>, offline: bool) -> CommandResult {
+fn install_model(app: &App, from: Option<PathBuf>, offline: bool, force: bool) -> CommandResult {
     let subcog = app.subcog()?;
     let dest = subcog.model_dir();
+    if !force && install::is_installed(&dest) {
+        if app.json() {
+            return output::print_json(&serde_json::json!({"dir": dest, "already_installed": true}));
+        }
+        return output::print(&format!("model already installed at {} (use --force to reinstall)\n", dest.display()));
+    }
     let mut sources = Vec::new();
     if let Some(dir) = from {
         sources.push(ModelSource::Dir(dir));

@@ -15,6 +15,20 @@ pub struct TestEnv {
     pub home: PathBuf,
     pub data: PathBuf,
     pub project: PathBuf,
+    model: bool,
+}
+
+/// The embedding model the tests share; tests that need it fail without it.
+pub fn test_model_dir() -> PathBuf {
+    let dir = std::env::var_os("SUBCOG_TEST_MODEL_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/test-model/all-MiniLM-L6-v2"));
+    assert!(
+        dir.join("model.safetensors").is_file(),
+        "test model missing at {}: run scripts/fetch-test-model",
+        dir.display()
+    );
+    dir
 }
 
 /// What one run produced.
@@ -69,6 +83,7 @@ impl TestEnv {
             home,
             data,
             project,
+            model: false,
         }
     }
 
@@ -84,7 +99,16 @@ impl TestEnv {
             .env("XDG_DATA_HOME", self.home.join(".local/share"))
             .env("SUBCOG_DATA_DIR", &self.data)
             .stdin(Stdio::null());
+        if self.model {
+            cmd.env("SUBCOG_EMBEDDING_MODEL_DIR", test_model_dir());
+        }
         cmd
+    }
+
+    /// Points the environment at the shared test model (see scripts/fetch-test-model).
+    pub fn with_model(mut self) -> Self {
+        self.model = true;
+        self
     }
 
     /// Runs the binary to completion.

@@ -1,0 +1,195 @@
+use crate::common::{TestEnv, test_model_dir};
+
+fn seed(env: &TestEnv) {
+    env.capture("decisions", "Use PostgreSQL for primary storage");
+    env.capture("learnings", "The CI cache must be keyed by the lockfile hash");
+    env.capture("patterns", "Wrap errors with context at module boundaries");
+}
+
+#[test]
+fn recall_by_meaning_without_shared_words() {
+    let env = TestEnv::new().with_model();
+    seed(&env);
+    let out = env.run(&["recall", "which database did we pick", "--json", "--explain"]).ok();
+    assert!(!out.stderr.contains("keyword recall only"), "{}", out.stderr);
+    let v = out.json();
+    assert_eq!(v["semantic"], true);
+    let top = &v["results"][0];
+    assert_eq!(top["content"], "Use PostgreSQL for primary storage");
+    assert_eq!(top["explain"]["vector"]["rank"], 1);
+    assert!(top["explain"]["bm25"].is_null(), "no keyword in common: {top}");
+    let human = env.run(&["recall", "which database did we pick", "--explain"]).ok();
+    assert!(human.stdout.lines().next().is_some_and(|l| l.contains("PostgreSQL") && l.contains("vec#1")));
+}
+
+#[test]
+fn without_a_model_recall_says_keyword_only() {
+    let env = TestEnv::new();
+    seed(&env);
+    let out = env.run(&["recall", "postgresql", "--json"]).ok();
+    assert!(out.stderr.contains("keyword recall only"), "{}", out.stderr);
+    let v = out.json();
+    assert_eq!(v["semantic"], false);
+    assert!(v["semantic_unavailable"].as_str().is_some_and(|s| s.contains("subcog model install")));
+    assert_eq!(v["count"], 1);
+    let status = env.run(&["status", "--json"]).ok().json();
+    assert_eq!(status["semantic"], false);
+    assert!(env.run(&["status"]).ok().stdout.contains("keyword only"));
+}
+
+#[test]
+fn model_install_verify_and_a_corrupted_install() {
+    let env = TestEnv::new();
+    let src = test_model_dir();
+    let installed = env
+        .run(&["model", "install", "--from", src.to_str().expect("utf8"), "--json"])
+        .ok()
+        .json();
+    assert_eq!(installed["sha256"], "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db");
+    let status = env.run(&["model", "status", "--json"]).ok().json();
+    assert_eq!(status["ready"], true);
+    assert!(status["load_ms"].as_f64().is_some());
+    env.run(&["model", "verify"]).ok();
+    seed(&env);
+    let v = env.run(&["recall", "which database did we pick", "--json"]).ok().json();
+    assert_eq!(v["semantic"], true);
+
+    // Truncate the installed weights: recall falls back to keywords and says why.
+    let weights = env.data.join("models/all-MiniLM-L6-v2/model.safetensors");
+    let file = std::fs::OpenOptions::new().write(true).open(&weights).expect("open");
+    file.set_len(1000).expect("truncate");
+    let out = env.run(&["recall", "postgresql", "--json"]).ok();
+    assert!(out.stderr.contains("corrupt"), "{}", out.stderr);
+    assert_eq!(out.json()["count"], 1);
+    env.run(&["model", "verify"]).fails_with(4);
+}
+
+#[test]
+fn a_model_with_wrong_weights_is_refused() {
+    let env = TestEnv::new();
+    let bad = env.root.path().join("bad-model");
+    std::fs::create_dir_all(&bad).expect("dir");
+    let src = test_model_dir();
+    for f in ["config.json", "tokenizer.json"] {
+        std::fs::copy(src.join(f), bad.join(f)).expect("copy");
+    }
+    std::fs::write(bad.join("model.safetensors"), b"these are not the weights").expect("write");
+    let out = env.run(&["model", "install", "--from", bad.to_str().expect("utf8")]);
+    assert_ne!(out.code, 0);
+    assert!(out.stderr.contains("sha256"), "{}", out.stderr);
+    assert!(!env.data.join("models/all-MiniLM-L6-v2").exists());
+}
+
+#[test]
+fn reindex_embeds_memories_captured_without_a_model() {
+    let env = TestEnv::new();
+    seed(&env);
+    let env = env.with_model();
+    let status = env.run(&["status", "--json"]).ok().json();
+    assert_eq!(status["missing_embeddings"], 3);
+    let before = env.run(&["recall", "which database did we pick", "--json", "--explain"]).ok().json();
+    assert!(before["results"].as_array().is_some_and(|r| r.iter().all(|h| h["explain"]["vector"].is_null())));
+    let report = env.run(&["reindex", "--embeddings", "--json"]).ok().json();
+    assert_eq!(report["embedded"], 3);
+    let status = env.run(&["status", "--json"]).ok().json();
+    assert_eq!(status["missing_embeddings"], 0);
+    assert_eq!(status["embeddings"]["sentence-transformers/all-MiniLM-L6-v2 (384d)"], 3);
+    let after = env.run(&["recall", "which database did we pick", "--json"]).ok().json();
+    assert_eq!(after["results"][0]["content"], "Use PostgreSQL for primary storage");
+    // Nothing left to do the second time; --force re-embeds everything.
+    assert_eq!(env.run(&["reindex", "--embeddings", "--json"]).ok().json()["embedded"], 0);
+    assert_eq!(env.run(&["reindex", "--embeddings", "--force", "--json"]).ok().json()["embedded"], 3);
+}
+
+#[test]
+fn modes_filter_tiers_before_top_k() {
+    let env = TestEnv::new();
+    let lines: String = ["hot", "warm", "cold", "archived"]
+        .iter()
+        .map(|t| format!("{{\"content\":\"release checklist kept {t}\",\"namespace\":\"progress\",\"tier\":\"{t}\"}}\n"))
+        .collect();
+    env.run_stdin(&["import"], &lines).ok();
+    let count = |mode: &str| env.run(&["recall", "release checklist", "--mode", mode, "--json"]).ok().json()["count"].clone();
+    assert_eq!(count("reflexive"), 1);
+    assert_eq!(count("standard"), 2);
+    assert_eq!(count("deep"), 3);
+    assert_eq!(count("exhaustive"), 4);
+    let default = env.run(&["recall", "release checklist", "--json"]).ok().json();
+    assert_eq!(default["mode"], "standard");
+    assert!(default["results"].as_array().is_some_and(|r| r.iter().all(|h| h["tier"] != "archived")));
+}
+
+#[test]
+fn recall_records_activation_unless_told_not_to() {
+    let env = TestEnv::new();
+    let id = env.capture("decisions", "Adopt semantic versioning for the API");
+    env.run(&["recall", "semantic versioning", "--no-touch"]).ok();
+    assert_eq!(env.run(&["get", &id, "--json"]).ok().json()["activation_count"], 0);
+    env.run(&["recall", "semantic versioning"]).ok();
+    env.run(&["recall", "versioning api"]).ok();
+    let m = env.run(&["get", &id, "--json"]).ok().json();
+    assert_eq!(m["activation_count"], 2);
+    assert!(m["last_accessed"].is_string());
+}
+
+#[test]
+fn batch_recall_answers_one_line_per_query() {
+    let env = TestEnv::new().with_model();
+    seed(&env);
+    let file = env.root.path().join("queries.jsonl");
+    std::fs::write(
+        &file,
+        concat!(
+            "{\"query\": \"which database did we pick\", \"limit\": 1}\n",
+            "{\"query\": \"cache\", \"namespace\": \"decisions\"}\n",
+            "not json\n",
+            "{\"query\": \"errors\", \"namespace\": [\"patterns\", \"learnings\"], \"mode\": \"deep\"}\n",
+        ),
+    )
+    .expect("write");
+    let out = env.run(&["recall", "--queries", file.to_str().expect("utf8"), "--json"]).ok();
+    let lines: Vec<serde_json::Value> =
+        out.stdout.lines().map(|l| serde_json::from_str(l).expect("json line")).collect();
+    assert_eq!(lines.len(), 4);
+    assert_eq!(lines[0]["count"], 1);
+    assert_eq!(lines[0]["results"][0]["content"], "Use PostgreSQL for primary storage");
+    assert!(lines[1]["results"].as_array().is_some_and(|r| r.iter().all(|h| h["namespace"] == "decisions")));
+    assert!(lines[2]["error"].as_str().is_some_and(|e| e.contains("line 3")));
+    assert_eq!(lines[3]["mode"], "deep");
+    assert_eq!(lines[3]["results"][0]["namespace"], "patterns");
+}
+
+#[test]
+fn empty_store_huge_memory_and_other_languages() {
+    let env = TestEnv::new().with_model();
+    assert_eq!(env.run(&["recall", "anything at all", "--json"]).ok().json()["count"], 0);
+    // A 100 KB memory: stored whole and keyword-searchable to its end; its vector covers
+    // the first 256 tokens (documented in docs/ARCHITECTURE.md).
+    let big = format!("{} closing remark about zeppelins", "The deploy pipeline retries flaky steps. ".repeat(2500));
+    assert!(big.len() > 100_000);
+    env.run_stdin(&["capture", "-n", "learnings"], &big).ok();
+    let hit = env.run(&["recall", "zeppelins", "--json"]).ok().json();
+    assert_eq!(hit["count"], 1);
+    assert_eq!(hit["results"][0]["content"].as_str().map(str::len), Some(big.len()));
+    env.capture("decisions", "Die Datenbank läuft auf PostgreSQL");
+    env.capture("decisions", "東京のチームはRustを使っています");
+    let de = env.run(&["recall", "Welche Datenbank benutzen wir", "--json"]).ok().json();
+    assert_eq!(de["results"][0]["content"], "Die Datenbank läuft auf PostgreSQL");
+    let ja = env.run(&["recall", "東京のチーム", "--json"]).ok().json();
+    assert_eq!(ja["results"][0]["content"], "東京のチームはRustを使っています");
+}
+
+#[test]
+fn locomo_evaluation_meets_the_retrieval_targets() {
+    let env = TestEnv::new().with_model();
+    let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/locomo/locomo-dev.json");
+    assert!(data.is_file(), "LoCoMo dev split missing at {}", data.display());
+    let v = env.run(&["eval", "locomo", data.to_str().expect("utf8"), "--json"]).ok().json();
+    assert_eq!(v["conversations"], 3);
+    assert_eq!(v["turns"], 1451);
+    assert_eq!(v["semantic"], true);
+    let r5 = v["overall"]["recall_at"]["5"].as_f64().expect("R@5");
+    let r10 = v["overall"]["recall_at"]["10"].as_f64().expect("R@10");
+    assert!(r10 >= 0.80, "recall@10 {r10}");
+    assert!(r5 >= 0.70, "recall@5 {r5}");
+}
