@@ -92,6 +92,45 @@ pub fn memory(i: usize) -> Memory {
     m
 }
 
+/// The embedding model for benchmarks: SUBCOG_MODEL_DIR, else the test copy that
+/// `scripts/fetch-test-model` puts under target/.
+pub fn model_dir() -> std::path::PathBuf {
+    std::env::var_os("SUBCOG_MODEL_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/test-model/all-MiniLM-L6-v2"))
+}
+
+/// A deterministic pseudo-random unit vector (xorshift), standing in for embeddings where
+/// only search cost matters: 100k real embeddings would take half an hour to compute.
+pub fn unit_vector(seed: u64, dim: usize) -> Vec<f32> {
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut v: Vec<f32> = (0..dim)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % 2000) as f32 / 1000.0 - 1.0
+        })
+        .collect();
+    let n = v.iter().map(|a| a * a).sum::<f32>().sqrt().max(1e-6);
+    v.iter_mut().for_each(|a| *a /= n);
+    v
+}
+
+/// Like [`populated`], with a synthetic vector of `model` stored for every memory.
+pub fn populated_with_vectors(data_dir: &Path, n: usize, model: &subcog_core::embed::EmbeddingModel) -> Subcog {
+    let subcog = populated(data_dir, 0);
+    if let Ok(store) = subcog.store_for_write(ScopeKind::Project) {
+        let memories: Vec<Memory> = (0..n).map(memory).collect();
+        let vectors: Vec<Vec<f32>> = (0..n).map(|i| unit_vector(i as u64, model.dim)).collect();
+        for (m, v) in memories.chunks(5_000).zip(vectors.chunks(5_000)) {
+            let with = subcog_core::store::Vectors { model, vectors: v };
+            let _ = store.insert_many(m, Some(with), false);
+        }
+    }
+    subcog
+}
+
 /// A service over `data_dir` whose project store holds `n` synthetic memories.
 pub fn populated(data_dir: &Path, n: usize) -> Subcog {
     let project = data_dir.join("project");

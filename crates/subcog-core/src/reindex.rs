@@ -112,7 +112,12 @@ mod tests {
         let project = dir.join("project");
         std::fs::create_dir_all(&project).expect("dir");
         let e: Arc<dyn Embedder> = Arc::new(Letters(EmbeddingModel { id: model.into(), dim }));
-        Subcog::new(Config::default(), DataLocation::resolve(dir, &project), Arc::new(SystemClock)).with_embedder(Some(e))
+        Subcog::new(
+            Config::default(),
+            DataLocation::resolve(dir, &project),
+            Arc::new(SystemClock),
+        )
+        .with_embedder(Some(e))
     }
 
     #[test]
@@ -120,14 +125,25 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let old = service(dir.path(), "test/letters-8", 8);
         for text in ["alpha beta", "gamma delta", "epsilon zeta"] {
-            old.capture(CaptureRequest { content: text.into(), namespace: "context".into(), ..Default::default() })
-                .expect("capture");
+            old.capture(CaptureRequest {
+                content: text.into(),
+                namespace: "context".into(),
+                ..Default::default()
+            })
+            .expect("capture");
         }
         // A different model (other id and dimension) over the same store.
         let new = service(dir.path(), "test/letters-26", 26);
-        let q = RecallQuery { query: "alpha".into(), no_touch: true, ..Default::default() };
+        let q = RecallQuery {
+            query: "alpha".into(),
+            no_touch: true,
+            ..Default::default()
+        };
         let before = new.recall(&q).expect("recall");
-        assert!(before.results.iter().all(|h| h.explain.vector.is_none()), "old vectors must not be compared");
+        assert!(
+            before.results.iter().all(|h| h.explain.vector.is_none()),
+            "old vectors must not be compared"
+        );
         assert_eq!(new.status().expect("status").missing_embeddings, 3);
 
         let report = new.reindex_embeddings(false, &mut |_, _| {}).expect("reindex");

@@ -10,7 +10,9 @@ fn seed(env: &TestEnv) {
 fn recall_by_meaning_without_shared_words() {
     let env = TestEnv::new().with_model();
     seed(&env);
-    let out = env.run(&["recall", "which database did we pick", "--json", "--explain"]).ok();
+    let out = env
+        .run(&["recall", "which database did we pick", "--json", "--explain"])
+        .ok();
     assert!(!out.stderr.contains("keyword recall only"), "{}", out.stderr);
     let v = out.json();
     assert_eq!(v["semantic"], true);
@@ -19,7 +21,13 @@ fn recall_by_meaning_without_shared_words() {
     assert_eq!(top["explain"]["vector"]["rank"], 1);
     assert!(top["explain"]["bm25"].is_null(), "no keyword in common: {top}");
     let human = env.run(&["recall", "which database did we pick", "--explain"]).ok();
-    assert!(human.stdout.lines().next().is_some_and(|l| l.contains("PostgreSQL") && l.contains("vec#1")));
+    assert!(
+        human
+            .stdout
+            .lines()
+            .next()
+            .is_some_and(|l| l.contains("PostgreSQL") && l.contains("vec#1"))
+    );
 }
 
 #[test]
@@ -30,7 +38,11 @@ fn without_a_model_recall_says_keyword_only() {
     assert!(out.stderr.contains("keyword recall only"), "{}", out.stderr);
     let v = out.json();
     assert_eq!(v["semantic"], false);
-    assert!(v["semantic_unavailable"].as_str().is_some_and(|s| s.contains("subcog model install")));
+    assert!(
+        v["semantic_unavailable"]
+            .as_str()
+            .is_some_and(|s| s.contains("subcog model install"))
+    );
     assert_eq!(v["count"], 1);
     let status = env.run(&["status", "--json"]).ok().json();
     assert_eq!(status["semantic"], false);
@@ -45,7 +57,10 @@ fn model_install_verify_and_a_corrupted_install() {
         .run(&["model", "install", "--from", src.to_str().expect("utf8"), "--json"])
         .ok()
         .json();
-    assert_eq!(installed["sha256"], "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db");
+    assert_eq!(
+        installed["sha256"],
+        "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db"
+    );
     let status = env.run(&["model", "status", "--json"]).ok().json();
     assert_eq!(status["ready"], true);
     assert!(status["load_ms"].as_f64().is_some());
@@ -87,8 +102,15 @@ fn reindex_embeds_memories_captured_without_a_model() {
     let env = env.with_model();
     let status = env.run(&["status", "--json"]).ok().json();
     assert_eq!(status["missing_embeddings"], 3);
-    let before = env.run(&["recall", "which database did we pick", "--json", "--explain"]).ok().json();
-    assert!(before["results"].as_array().is_some_and(|r| r.iter().all(|h| h["explain"]["vector"].is_null())));
+    let before = env
+        .run(&["recall", "which database did we pick", "--json", "--explain"])
+        .ok()
+        .json();
+    assert!(
+        before["results"]
+            .as_array()
+            .is_some_and(|r| r.iter().all(|h| h["explain"]["vector"].is_null()))
+    );
     let report = env.run(&["reindex", "--embeddings", "--json"]).ok().json();
     assert_eq!(report["embedded"], 3);
     let status = env.run(&["status", "--json"]).ok().json();
@@ -97,8 +119,14 @@ fn reindex_embeds_memories_captured_without_a_model() {
     let after = env.run(&["recall", "which database did we pick", "--json"]).ok().json();
     assert_eq!(after["results"][0]["content"], "Use PostgreSQL for primary storage");
     // Nothing left to do the second time; --force re-embeds everything.
-    assert_eq!(env.run(&["reindex", "--embeddings", "--json"]).ok().json()["embedded"], 0);
-    assert_eq!(env.run(&["reindex", "--embeddings", "--force", "--json"]).ok().json()["embedded"], 3);
+    assert_eq!(
+        env.run(&["reindex", "--embeddings", "--json"]).ok().json()["embedded"],
+        0
+    );
+    assert_eq!(
+        env.run(&["reindex", "--embeddings", "--force", "--json"]).ok().json()["embedded"],
+        3
+    );
 }
 
 #[test]
@@ -106,17 +134,28 @@ fn modes_filter_tiers_before_top_k() {
     let env = TestEnv::new();
     let lines: String = ["hot", "warm", "cold", "archived"]
         .iter()
-        .map(|t| format!("{{\"content\":\"release checklist kept {t}\",\"namespace\":\"progress\",\"tier\":\"{t}\"}}\n"))
+        .map(|t| {
+            format!("{{\"content\":\"release checklist kept {t}\",\"namespace\":\"progress\",\"tier\":\"{t}\"}}\n")
+        })
         .collect();
     env.run_stdin(&["import"], &lines).ok();
-    let count = |mode: &str| env.run(&["recall", "release checklist", "--mode", mode, "--json"]).ok().json()["count"].clone();
+    let count = |mode: &str| {
+        env.run(&["recall", "release checklist", "--mode", mode, "--json"])
+            .ok()
+            .json()["count"]
+            .clone()
+    };
     assert_eq!(count("reflexive"), 1);
     assert_eq!(count("standard"), 2);
     assert_eq!(count("deep"), 3);
     assert_eq!(count("exhaustive"), 4);
     let default = env.run(&["recall", "release checklist", "--json"]).ok().json();
     assert_eq!(default["mode"], "standard");
-    assert!(default["results"].as_array().is_some_and(|r| r.iter().all(|h| h["tier"] != "archived")));
+    assert!(
+        default["results"]
+            .as_array()
+            .is_some_and(|r| r.iter().all(|h| h["tier"] != "archived"))
+    );
 }
 
 #[test]
@@ -147,13 +186,22 @@ fn batch_recall_answers_one_line_per_query() {
         ),
     )
     .expect("write");
-    let out = env.run(&["recall", "--queries", file.to_str().expect("utf8"), "--json"]).ok();
-    let lines: Vec<serde_json::Value> =
-        out.stdout.lines().map(|l| serde_json::from_str(l).expect("json line")).collect();
+    let out = env
+        .run(&["recall", "--queries", file.to_str().expect("utf8"), "--json"])
+        .ok();
+    let lines: Vec<serde_json::Value> = out
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json line"))
+        .collect();
     assert_eq!(lines.len(), 4);
     assert_eq!(lines[0]["count"], 1);
     assert_eq!(lines[0]["results"][0]["content"], "Use PostgreSQL for primary storage");
-    assert!(lines[1]["results"].as_array().is_some_and(|r| r.iter().all(|h| h["namespace"] == "decisions")));
+    assert!(
+        lines[1]["results"]
+            .as_array()
+            .is_some_and(|r| r.iter().all(|h| h["namespace"] == "decisions"))
+    );
     assert!(lines[2]["error"].as_str().is_some_and(|e| e.contains("line 3")));
     assert_eq!(lines[3]["mode"], "deep");
     assert_eq!(lines[3]["results"][0]["namespace"], "patterns");
@@ -162,10 +210,16 @@ fn batch_recall_answers_one_line_per_query() {
 #[test]
 fn empty_store_huge_memory_and_other_languages() {
     let env = TestEnv::new().with_model();
-    assert_eq!(env.run(&["recall", "anything at all", "--json"]).ok().json()["count"], 0);
+    assert_eq!(
+        env.run(&["recall", "anything at all", "--json"]).ok().json()["count"],
+        0
+    );
     // A 100 KB memory: stored whole and keyword-searchable to its end; its vector covers
     // the first 256 tokens (documented in docs/ARCHITECTURE.md).
-    let big = format!("{} closing remark about zeppelins", "The deploy pipeline retries flaky steps. ".repeat(2500));
+    let big = format!(
+        "{} closing remark about zeppelins",
+        "The deploy pipeline retries flaky steps. ".repeat(2500)
+    );
     assert!(big.len() > 100_000);
     env.run_stdin(&["capture", "-n", "learnings"], &big).ok();
     let hit = env.run(&["recall", "zeppelins", "--json"]).ok().json();
@@ -173,7 +227,10 @@ fn empty_store_huge_memory_and_other_languages() {
     assert_eq!(hit["results"][0]["content"].as_str().map(str::len), Some(big.len()));
     env.capture("decisions", "Die Datenbank läuft auf PostgreSQL");
     env.capture("decisions", "東京のチームはRustを使っています");
-    let de = env.run(&["recall", "Welche Datenbank benutzen wir", "--json"]).ok().json();
+    let de = env
+        .run(&["recall", "Welche Datenbank benutzen wir", "--json"])
+        .ok()
+        .json();
     assert_eq!(de["results"][0]["content"], "Die Datenbank läuft auf PostgreSQL");
     let ja = env.run(&["recall", "東京のチーム", "--json"]).ok().json();
     assert_eq!(ja["results"][0]["content"], "東京のチームはRustを使っています");
@@ -184,7 +241,10 @@ fn locomo_evaluation_meets_the_retrieval_targets() {
     let env = TestEnv::new().with_model();
     let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/locomo/locomo-dev.json");
     assert!(data.is_file(), "LoCoMo dev split missing at {}", data.display());
-    let v = env.run(&["eval", "locomo", data.to_str().expect("utf8"), "--json"]).ok().json();
+    let v = env
+        .run(&["eval", "locomo", data.to_str().expect("utf8"), "--json"])
+        .ok()
+        .json();
     assert_eq!(v["conversations"], 3);
     assert_eq!(v["turns"], 1451);
     assert_eq!(v["semantic"], true);

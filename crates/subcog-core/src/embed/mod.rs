@@ -108,7 +108,7 @@ pub fn to_bytes(v: &[f32]) -> Vec<u8> {
 
 /// The stored form back to a vector; `None` when the length is not a multiple of 4.
 pub fn from_bytes(bytes: &[u8]) -> Option<Vec<f32>> {
-    if bytes.len() % 4 != 0 {
+    if !bytes.len().is_multiple_of(4) {
         return None;
     }
     Some(

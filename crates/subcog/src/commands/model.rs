@@ -70,7 +70,10 @@ fn install_model(app: &App, from: Option<PathBuf>, offline: bool, force: bool) -
         if app.json() {
             return output::print_json(&serde_json::json!({"dir": dest, "already_installed": true}));
         }
-        return output::print(&format!("model already installed at {} (use --force to reinstall)\n", dest.display()));
+        return output::print(&format!(
+            "model already installed at {} (use --force to reinstall)\n",
+            dest.display()
+        ));
     }
     let mut sources = Vec::new();
     if let Some(dir) = from {
