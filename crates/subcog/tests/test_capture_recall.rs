@@ -263,3 +263,37 @@ pub fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     }
     out
 }
+
+#[test]
+fn queries_naming_a_period_get_a_time_channel() {
+    let env = TestEnv::new();
+    env.run(&[
+        "capture",
+        "-n",
+        "decisions",
+        "--at",
+        "2023-05-10",
+        "Picked Grafana for dashboards",
+    ])
+    .ok();
+    env.run(&[
+        "capture",
+        "-n",
+        "decisions",
+        "--at",
+        "2023-09-01",
+        "Picked Terraform for infrastructure",
+    ])
+    .ok();
+    let v = env
+        .run(&["recall", "what did we pick in May 2023", "--json", "--explain"])
+        .ok()
+        .json();
+    assert_eq!(v["time_range"]["start"], "2023-05-01T00:00:00Z");
+    let top = &v["results"][0];
+    assert_eq!(top["content"], "Picked Grafana for dashboards");
+    assert_eq!(top["explain"]["time"]["rank"], 1);
+    assert!(v["results"][1]["explain"]["time"].is_null());
+    let none = env.run(&["recall", "what did we pick", "--json"]).ok().json();
+    assert!(none["time_range"].is_null());
+}

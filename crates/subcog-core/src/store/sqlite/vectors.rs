@@ -308,6 +308,17 @@ impl SqliteStore {
         }
         let _span = tracing::debug_span!("recall.increment_activation", count = ids.len()).entered();
         let mut conn = self.lock()?;
+        // Activation is a ranking hint written on every recall: skip the fsync (WAL with
+        // synchronous=NORMAL stays consistent; a power cut may lose the last few counts).
+        conn.execute_batch("PRAGMA synchronous = NORMAL")
+            .map_err(|e| self.err(e))?;
+        let result = self.touch_in(&mut conn, ids, at);
+        conn.execute_batch("PRAGMA synchronous = FULL")
+            .map_err(|e| self.err(e))?;
+        result
+    }
+
+    fn touch_in(&self, conn: &mut rusqlite::Connection, ids: &[MemoryId], at: DateTime<Utc>) -> Result<(), StoreError> {
         let tx = conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(|e| self.err(e))?;
