@@ -160,8 +160,21 @@ impl Subcog {
             return Ok(m);
         }
         m.updated_at = timestamp::canonical(self.clock.now()).max(m.updated_at);
+        // New content gets a new vector; without a model the old one is dropped and
+        // `reindex --embeddings` fills the gap.
+        let vector = if m.content_hash != before.content_hash {
+            match self.embed_texts(&[m.content.as_str()], &mut |_, _| {}) {
+                Ok(v) => v.and_then(|(model, mut vs)| vs.pop().map(|v| (model, v))),
+                Err(e) => {
+                    tracing::warn!(error = %e, "updating without a vector");
+                    None
+                }
+            }
+        } else {
+            None
+        };
         let store = self.store_for_write(scope)?;
-        if !store.update(&m)? {
+        if !store.update(&m, vector.as_ref().map(|(model, v)| (model, v.as_slice())))? {
             // Hard-deleted by another process between our read and write.
             return Err(Error::NotFound { id: id.to_string() });
         }

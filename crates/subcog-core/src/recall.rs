@@ -95,18 +95,24 @@ enum Channel {
 impl Subcog {
     /// Searches every scope the filter allows and fuses the channels.
     pub fn recall(&self, query: &RecallQuery) -> Result<RecallResult> {
-        let query_vector = if query_terms(&query.query).is_empty() {
-            None
-        } else {
-            match self.embedder() {
-                Some(e) => Some((
-                    e.model().clone(),
-                    e.embed_one(&query.query).map_err(crate::Error::from)?,
-                )),
-                None => None,
-            }
+        let mut failure = None;
+        let query_vector = match self.embedder() {
+            Some(e) if !query_terms(&query.query).is_empty() => match e.embed_one(&query.query) {
+                Ok(v) => Some((e.model().clone(), v)),
+                // A failed query embedding degrades recall to keywords; it never fails it.
+                Err(err) => {
+                    tracing::warn!(error = %err, "query embedding failed; keyword recall only");
+                    failure = Some(err.to_string());
+                    None
+                }
+            },
+            _ => None,
         };
-        self.recall_with_vector(query, query_vector.as_ref().map(|(m, v)| (m, v.as_slice())))
+        let mut result = self.recall_with_vector(query, query_vector.as_ref().map(|(m, v)| (m, v.as_slice())))?;
+        if let Some(why) = failure {
+            result.semantic_unavailable = Some(why);
+        }
+        Ok(result)
     }
 
     /// Recall with a query vector computed by the caller (batch evaluation, benchmarks
@@ -134,6 +140,10 @@ impl Subcog {
         let mut filter = query.filter.clone();
         if filter.tiers.is_empty() {
             filter.tiers = mode.tiers().to_vec();
+        }
+        if filter.statuses.is_empty() && mode != RetrievalMode::Exhaustive {
+            // Archived memories are kept but leave normal recall (exhaustive finds them).
+            filter.statuses = vec![crate::model::Status::Active, crate::model::Status::Superseded];
         }
         let time_range = temporal::query_range(&query.query, self.clock.now());
         let candidates = cfg.candidates.max(limit);
@@ -166,28 +176,28 @@ impl Subcog {
             .into_iter()
             .filter(|(k, _)| wanted(*k))
             .collect();
+        // Each channel's hits from every scope are ranked together, so the best match of a
+        // small user store does not get the credit of the best project match.
+        let (mut bm25, mut vec_hits, mut time_hits) = (Vec::new(), Vec::new(), Vec::new());
         for (_, store) in &stores {
-            add(
-                Channel::Bm25,
-                store.search_text(&terms, &filter, candidates)?,
-                cfg.bm25_weight,
-            );
+            bm25.extend(store.search_text(&terms, &filter, candidates)?);
             if let Some((model, v)) = vector {
                 let _s = tracing::debug_span!("recall.vector").entered();
-                add(
-                    Channel::Vector,
-                    store.search_vector(model, v, &filter, candidates)?,
-                    cfg.vector_weight,
-                );
+                vec_hits.extend(store.search_vector(model, v, &filter, candidates)?);
                 semantic = true;
             }
             if let Some((start, end)) = time_range {
-                add(
-                    Channel::Time,
-                    store.search_time(start, end, &filter, candidates)?,
-                    cfg.time_weight,
-                );
+                time_hits.extend(store.search_time(start, end, &filter, candidates)?);
             }
+        }
+        for (channel, mut hits, weight) in [
+            (Channel::Bm25, bm25, cfg.bm25_weight),
+            (Channel::Vector, vec_hits, cfg.vector_weight),
+            (Channel::Time, time_hits, cfg.time_weight),
+        ] {
+            hits.sort_by(|a, b| b.score.total_cmp(&a.score));
+            hits.truncate(candidates);
+            add(channel, hits, weight);
         }
         let mut results: Vec<RecallHit> = fused.into_values().collect();
         if cfg.tag_boost != 0.0 {

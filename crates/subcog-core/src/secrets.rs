@@ -39,6 +39,8 @@ pub enum SecretKind {
     Jwt,
     /// The password part of a `scheme://user:password@host` URL.
     ConnectionString,
+    /// `Bearer <token>` authorization values.
+    BearerToken,
     /// `password=...`, `api_key: ...` and similar assignments.
     PasswordAssignment,
     /// Email addresses (only when `capture.redact_emails` is on).
@@ -60,6 +62,7 @@ impl SecretKind {
             SecretKind::GoogleApiKey => "google_api_key",
             SecretKind::Jwt => "jwt",
             SecretKind::ConnectionString => "connection_string",
+            SecretKind::BearerToken => "bearer_token",
             SecretKind::PasswordAssignment => "password",
             SecretKind::Email => "email",
         }
@@ -183,12 +186,23 @@ static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
         ),
         p(
             SecretKind::ConnectionString,
-            r"\b[a-zA-Z][a-zA-Z0-9+.\-]*://[^\s:/@\[\]]+:([^\s@/\[\]]+)@",
+            // user optional (redis://:pass@host); the password runs to the last '@' before the host.
+            r"\b[a-zA-Z][a-zA-Z0-9+.\-]*://[^\s:/@\[\]]*:([^\s/\[\]]+)@[^\s@/]+",
             1,
+        ),
+        p(SecretKind::BearerToken, r"(?i)\bbearer\s+([A-Za-z0-9._~+/=\-]{16,})", 1),
+        p(
+            SecretKind::PasswordAssignment,
+            // Also DB_PASSWORD=..., MYSQL_ROOT_PASSWORD: ...; quoted values may hold any
+            // character but a quote.
+            r#"(?i)(?:password|passwd|api[_-]?key|access[_-]?token|auth[_-]?token|client[_-]?secret|secret[_-]?key)["']?\s*[:=]\s*(?:"([^"\n]{4,}?)"|'([^'\n]{4,}?)'|([^\s"',;\[\]]{6,}))"#,
+            0,
         ),
         p(
             SecretKind::PasswordAssignment,
-            r#"(?i)\b(?:password|passwd|pwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token|client[_-]?secret)["']?\s*[:=]\s*["']?([^\s"',;\[\]]{6,})"#,
+            // A bare "secret" only with a token-like value (a digit in it), so prose such
+            // as "secret: rotation happens weekly" stays.
+            r#"(?i)secret["']?\s*[:=]\s*["']?([A-Za-z_\-]*[0-9][^\s"',;\[\]]{5,})"#,
             1,
         ),
     ]
@@ -231,7 +245,13 @@ fn replace_pattern(text: &str, pattern: &Pattern) -> (String, usize) {
     let mut last = 0;
     let mut count = 0;
     for caps in pattern.regex.captures_iter(text) {
-        let Some(m) = caps.get(pattern.group) else {
+        // With group 0 and alternative groups, the secret is the first group that matched.
+        let m = if pattern.group == 0 && caps.len() > 1 {
+            (1..caps.len()).find_map(|i| caps.get(i))
+        } else {
+            caps.get(pattern.group)
+        };
+        let Some(m) = m else {
             continue;
         };
         // Never redact a marker we wrote ourselves (keeps redaction idempotent).
@@ -296,6 +316,16 @@ mod tests {
                 SecretKind::ConnectionString,
             ),
             ("password = correcthorsebattery", SecretKind::PasswordAssignment),
+            ("DB_PASSWORD=hunter2pass", SecretKind::PasswordAssignment),
+            ("MYSQL_ROOT_PASSWORD: s3cr3t-root", SecretKind::PasswordAssignment),
+            ("GITHUB_CLIENT_SECRET=abcdef0123456789", SecretKind::PasswordAssignment),
+            ("password=\"pa,ss w\"", SecretKind::PasswordAssignment),
+            ("secret: Xy9kLm2pQr", SecretKind::PasswordAssignment),
+            ("redis://:s3cretpass@cache:6379", SecretKind::ConnectionString),
+            (
+                "Authorization: Bearer abcdefghijklmnop1234.xyz",
+                SecretKind::BearerToken,
+            ),
             ("API_KEY: abcdef123456", SecretKind::PasswordAssignment),
             ("mail alice@example.com", SecretKind::Email),
             (
@@ -333,6 +363,8 @@ mod tests {
             "the task-runner uses sk- prefixed names like sk-short",
             "see https://example.com/docs and run `cargo test`",
             "password policy: at least 12 characters",
+            "secret: rotation happens weekly",
+            "pwd: /home/alice/project",
         ] {
             let r = redact(text, false);
             assert!(!r.found_any(), "{text:?} -> {}", r.text);

@@ -1,7 +1,8 @@
 //! Time expressions in queries: finds a date range a query names ("in May 2023",
 //! "2023-05-08", "last week", "yesterday") so recall can add a time channel.
 //!
-//! Pure functions over text and a reference instant. The full resolver of time
+//! Pure functions over text and a reference instant (UTC: "today" is the UTC day; the
+//! caller's time zone arrives with the temporal issue). The full resolver of time
 //! expressions in memory content (granularity, confidence, weekdays, "the week before")
 //! is the temporal issue's; this covers what query ranking needs now.
 
@@ -46,36 +47,54 @@ static MONTH_YEAR: LazyLock<Regex> = LazyLock::new(|| {
 });
 #[allow(clippy::expect_used)]
 static YEAR: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?i)\b(?:in|during|of|since)\s+((?:19|20)\d{2})\b").expect("constant regex"));
+    LazyLock::new(|| Regex::new(r"(?i)\b(in|during|since)\s+((?:19|20)\d{2})\b").expect("constant regex"));
 
 /// The range `[start, end)` a query talks about, if it names one.
 pub fn query_range(query: &str, now: DateTime<Utc>) -> Option<(DateTime<Utc>, DateTime<Utc>)> {
     let q = query.to_lowercase();
-    if let Some(c) = ISO_DATE.captures(&q) {
-        return day(num(&c[1])?, num(&c[2])?, num(&c[3])?);
-    }
-    if let Some(c) = DAY_MONTH_YEAR.captures(&q) {
-        return day(num(&c[3])?, month(&c[2])?, num(&c[1])?);
-    }
-    if let Some(c) = MONTH_DAY_YEAR.captures(&q) {
-        return day(num(&c[3])?, month(&c[1])?, num(&c[2])?);
-    }
-    if let Some(c) = MONTH_YEAR.captures(&q) {
-        let (y, m) = (num(&c[2])?, month(&c[1])?);
-        let (ny, nm) = if m == 12 { (y + 1, 1) } else { (y, m + 1) };
-        return Some((midnight(y, m, 1)?, midnight(ny, nm, 1)?));
-    }
-    if let Some(c) = YEAR.captures(&q) {
-        let y = num(&c[1])?;
-        return Some((midnight(y, 1, 1)?, midnight(y + 1, 1, 1)?));
+    // Each pattern falls through to the next when its match is not a real date.
+    let iso = ISO_DATE
+        .captures(&q)
+        .and_then(|c| day(num(&c[1])?, num(&c[2])?, num(&c[3])?));
+    let dmy = || {
+        DAY_MONTH_YEAR
+            .captures(&q)
+            .and_then(|c| day(num(&c[3])?, month(&c[2])?, num(&c[1])?))
+    };
+    let mdy = || {
+        MONTH_DAY_YEAR
+            .captures(&q)
+            .and_then(|c| day(num(&c[3])?, month(&c[1])?, num(&c[2])?))
+    };
+    let my = || {
+        MONTH_YEAR.captures(&q).and_then(|c| {
+            let (y, m) = (num(&c[2])?, month(&c[1])?);
+            let (ny, nm) = if m == 12 { (y + 1, 1) } else { (y, m + 1) };
+            Some((midnight(y, m, 1)?, midnight(ny, nm, 1)?))
+        })
+    };
+    let year = || {
+        YEAR.captures(&q).and_then(|c| {
+            let y = num(&c[2])?;
+            let start = midnight(y, 1, 1)?;
+            // "since 2019" runs up to now; "in 2019" is the year.
+            let end = if c[1].eq_ignore_ascii_case("since") {
+                now.max(start)
+            } else {
+                midnight(y + 1, 1, 1)?
+            };
+            Some((start, end))
+        })
+    };
+    if let Some(r) = iso.or_else(dmy).or_else(mdy).or_else(my).or_else(year) {
+        return Some(r);
     }
     let today = midnight(now.year() as u32, now.month(), now.day())?;
-    let has = |w: &str| {
-        q.split(|c: char| !c.is_alphanumeric())
-            .collect::<Vec<_>>()
-            .windows(w.split(' ').count())
-            .any(|win| win.join(" ") == w)
-    };
+    let words: Vec<&str> = q
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let has = |w: &str| words.windows(w.split(' ').count()).any(|win| win.join(" ") == w);
     if has("yesterday") {
         return Some((today - Duration::days(1), today));
     }
@@ -141,6 +160,10 @@ mod tests {
         assert_eq!(range("decisions in December 2022"), r("2022-12-01", "2023-01-01"));
         assert_eq!(range("what did we ship in 2021"), r("2021-01-01", "2022-01-01"));
         assert_eq!(range("2023-02-30 is not a day"), None);
+        assert_eq!(range("2023-02-30 or rather 8 May 2023"), r("2023-05-08", "2023-05-09"));
+        assert_eq!(range("what changed since 2021"), r("2021-01-01", "2023-05-17"));
+        assert_eq!(range("a batch of 2048 tokens"), None);
+        assert_eq!(range("one of 2000 rows"), None);
     }
 
     #[test]
@@ -149,6 +172,7 @@ mod tests {
         assert_eq!(range("what broke yesterday"), r("2023-05-16", "2023-05-17"));
         assert_eq!(range("decisions from last week"), r("2023-05-08", "2023-05-15"));
         assert_eq!(range("anything last month"), r("2023-04-01", "2023-05-01"));
+        assert_eq!(range("decisions from last  week"), r("2023-05-08", "2023-05-15"));
         assert_eq!(range("the database choice"), None);
         assert_eq!(range("mayday alerts"), None);
     }

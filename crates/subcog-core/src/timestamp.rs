@@ -3,7 +3,7 @@
 //! Every timestamp subcog keeps is UTC with microsecond precision, so a value written to
 //! SQLite, exported to JSONL and imported again compares equal.
 
-use chrono::{DateTime, NaiveDate, NaiveDateTime, SubsecRound, Utc};
+use chrono::{DateTime, Datelike, NaiveDate, NaiveDateTime, SubsecRound, Utc};
 
 use crate::error::ValidationError;
 
@@ -27,7 +27,19 @@ pub fn from_storage(text: &str) -> Option<DateTime<Utc>> {
 /// Parses a user-given instant: RFC 3339 (any offset), `YYYY-MM-DD HH:MM[:SS]` or
 /// `YYYY-MM-DDTHH:MM[:SS]` taken as UTC, or a bare `YYYY-MM-DD` (midnight UTC).
 pub fn parse_instant(text: &str) -> Result<DateTime<Utc>, ValidationError> {
-    let t = text.trim();
+    let parsed = parse_any(text.trim())?;
+    // The stored form has four-digit years; anything else could never be read back.
+    if (0..=9999).contains(&parsed.year()) {
+        Ok(parsed)
+    } else {
+        Err(ValidationError::InvalidTimestamp {
+            value: text.to_string(),
+        })
+    }
+}
+
+fn parse_any(t: &str) -> Result<DateTime<Utc>, ValidationError> {
+    let text = t;
     if let Ok(dt) = DateTime::parse_from_rfc3339(t) {
         return Ok(canonical(dt.with_timezone(&Utc)));
     }
@@ -84,6 +96,8 @@ mod tests {
         );
         assert!(parse_instant("yesterday-ish").is_err());
         assert!(parse_instant("2023-13-40").is_err());
+        assert!(parse_instant("+12345-01-01").is_err());
+        assert!(parse_instant("-0001-01-01").is_err());
     }
 }
 

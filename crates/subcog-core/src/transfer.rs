@@ -146,16 +146,22 @@ impl Subcog {
                 list.push(memory);
             }
         }
-        for (scope, memories) in by_scope {
-            if memories.is_empty() {
-                continue;
+        let by_scope: Vec<(ScopeKind, Vec<Memory>)> = by_scope.into_iter().filter(|(_, m)| !m.is_empty()).collect();
+        let mut outcomes: Vec<InsertOutcome> = Vec::new();
+        if dry_run {
+            for (scope, memories) in &by_scope {
+                outcomes.extend(match self.store_for_read(*scope)? {
+                    Some(store) => store.insert_many(memories, None, true)?,
+                    None => SqliteStore::open_in_memory()?.insert_many(memories, None, true)?,
+                });
             }
-            let outcomes = if dry_run {
-                match self.store_for_read(scope)? {
-                    Some(store) => store.insert_many(&memories, None, true)?,
-                    None => SqliteStore::open_in_memory()?.insert_many(&memories, None, true)?,
-                }
-            } else {
+        } else {
+            // Open every store and compute every vector before the first write, so the
+            // likely failures (a read-only or too-new store, no model) happen while
+            // nothing is written yet. Each store then commits in one transaction.
+            let mut prepared = Vec::new();
+            for (scope, memories) in &by_scope {
+                let store = self.store_for_write(*scope)?;
                 let texts: Vec<&str> = memories.iter().map(|m| m.content.as_str()).collect();
                 let vectors = match self.embed_texts(&texts, progress) {
                     Ok(v) => v,
@@ -164,15 +170,18 @@ impl Subcog {
                         None
                     }
                 };
+                prepared.push((store, memories, vectors));
+            }
+            for (store, memories, vectors) in &prepared {
                 let with = vectors.as_ref().map(|(model, v)| Vectors { model, vectors: v });
-                self.store_for_write(scope)?.insert_many(&memories, with, false)?
-            };
-            for o in outcomes {
-                match o {
-                    InsertOutcome::Inserted(_) => report.imported += 1,
-                    InsertOutcome::DuplicateId(_) => report.duplicate_ids += 1,
-                    InsertOutcome::DuplicateContent(_) => report.duplicate_content += 1,
-                }
+                outcomes.extend(store.insert_many(memories, with, false)?);
+            }
+        }
+        for o in outcomes {
+            match o {
+                InsertOutcome::Inserted(_) => report.imported += 1,
+                InsertOutcome::DuplicateId(_) => report.duplicate_ids += 1,
+                InsertOutcome::DuplicateContent(_) => report.duplicate_content += 1,
             }
         }
         Ok(report)
@@ -224,9 +233,32 @@ impl Subcog {
         m.status = parse_or(r.status.as_deref(), Status::Active)?;
         m.tier = parse_or(r.tier.as_deref(), Tier::default())?;
         if let Some(ret) = r.retention {
+            let parts = [
+                ret.overall,
+                ret.recency,
+                ret.activation,
+                ret.importance,
+                ret.supersession_penalty,
+            ];
+            if parts.iter().any(|v| !v.is_finite() || !(0.0..=1.0).contains(v)) {
+                return Err(crate::error::ValidationError::OutOfRange {
+                    what: "retention",
+                    value: format!("{parts:?}"),
+                    range: "0.0..=1.0",
+                }
+                .into());
+            }
             m.retention = ret;
         }
         m.activation_count = r.activation_count.unwrap_or(0);
+        if m.activation_count > i64::MAX as u64 {
+            return Err(crate::error::ValidationError::OutOfRange {
+                what: "activation_count",
+                value: m.activation_count.to_string(),
+                range: "0..=9223372036854775807",
+            }
+            .into());
+        }
         m.last_accessed = parse_ts(r.last_accessed.as_deref())?;
         m.superseded_by = r.superseded_by.as_deref().map(str::parse::<MemoryId>).transpose()?;
         m.cluster_id = r.cluster_id.filter(|c| !c.is_empty());

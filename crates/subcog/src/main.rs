@@ -22,6 +22,7 @@ fn main() -> ExitCode {
         ColorWhen::Auto => {}
     }
     init_logging(cli.global.verbose, cli.global.quiet);
+    output::set_quiet(cli.global.quiet);
     let result = app::App::new(cli.global.clone()).and_then(|app| commands::run(&app, cli.command));
     match result {
         Ok(()) => ExitCode::SUCCESS,

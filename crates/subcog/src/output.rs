@@ -36,8 +36,18 @@ pub fn print_json(value: &serde_json::Value) -> Result<(), CommandError> {
     print(&format!("{text}\n"))
 }
 
-/// A note on stderr (never on stdout, which carries data).
+static QUIET: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Silences notes (`-q`: only errors on stderr).
+pub fn set_quiet(quiet: bool) {
+    QUIET.store(quiet, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// A note on stderr (never on stdout, which carries data); silent with `-q`.
 pub fn note(text: &str) {
+    if QUIET.load(std::sync::atomic::Ordering::Relaxed) {
+        return;
+    }
     let mut err = anstream::stderr().lock();
     let _ = writeln!(err, "{WARN}note:{WARN:#} {text}");
 }

@@ -181,8 +181,14 @@ fn secrets_are_redacted_at_capture() {
         .fails_with(2);
     assert!(blocked.stderr.contains("github_token"), "{}", blocked.stderr);
     assert!(!blocked.stderr.contains("ghp_abc"));
+    // -q: only errors on stderr, so no redaction note either.
+    let quiet = env
+        .run(&["capture", "-q", "-n", "learnings", "DB_PASSWORD=hunter2pass"])
+        .ok();
+    assert!(quiet.stderr.is_empty(), "{}", quiet.stderr);
     let listed = env.run(&["list", "--json"]).ok().json();
-    assert_eq!(listed.as_array().map(Vec::len), Some(1));
+    assert_eq!(listed.as_array().map(Vec::len), Some(2));
+    assert!(listed.to_string().contains("DB_PASSWORD=[REDACTED:password]"));
 }
 
 #[test]

@@ -82,7 +82,8 @@ fn soft_delete_hides_and_restores_hard_delete_needs_yes() {
     let refused = env.run(&["delete", &b, "--hard"]).fails_with(2);
     assert!(refused.stderr.contains("--yes"));
     env.run(&["get", &b]).ok();
-    env.run(&["delete", &b, "--hard", "--yes"]).ok();
+    // A repeated id is one deletion, not a failure half-way.
+    env.run(&["delete", &b, &b, "--hard", "--yes"]).ok();
     env.run(&["get", &b]).fails_with(1);
     // An unknown id among several deletes nothing.
     env.run(&["delete", &a, "01M80MGM3Y641NH24TZ106AKK4"]).fails_with(1);

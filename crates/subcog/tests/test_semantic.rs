@@ -183,6 +183,7 @@ fn batch_recall_answers_one_line_per_query() {
             "{\"query\": \"cache\", \"namespace\": \"decisions\"}\n",
             "not json\n",
             "{\"query\": \"errors\", \"namespace\": [\"patterns\", \"learnings\"], \"mode\": \"deep\"}\n",
+            "{\"query\": \"errors\", \"namespaces\": \"typo\"}\n",
         ),
     )
     .expect("write");
@@ -194,7 +195,12 @@ fn batch_recall_answers_one_line_per_query() {
         .lines()
         .map(|l| serde_json::from_str(l).expect("json line"))
         .collect();
-    assert_eq!(lines.len(), 4);
+    assert_eq!(lines.len(), 5);
+    assert!(
+        lines[4]["error"].as_str().is_some_and(|e| e.contains("unknown field")),
+        "{}",
+        lines[4]
+    );
     assert_eq!(lines[0]["count"], 1);
     assert_eq!(lines[0]["results"][0]["content"], "Use PostgreSQL for primary storage");
     assert!(

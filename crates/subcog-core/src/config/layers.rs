@@ -137,7 +137,11 @@ pub fn load(
         }
     }
 
-    for (name, raw) in env {
+    // Aliases first, so the canonical SUBCOG_<SECTION>_<KEY> name wins when both are set;
+    // an empty variable counts as unset.
+    let mut ordered: Vec<&(String, String)> = env.iter().filter(|(_, v)| !v.trim().is_empty()).collect();
+    ordered.sort_by_key(|(name, _)| !ENV_ALIASES.iter().any(|(alias, _)| alias == name));
+    for (name, raw) in ordered {
         let Some(dotted) = env_key(name, &entries) else {
             continue;
         };
@@ -166,11 +170,42 @@ pub fn load(
     }
 
     let config = build(&entries)?;
+    validate(&config, &entries)?;
     Ok(LoadedConfig {
         config,
         entries,
         file: file.map(|(p, _)| p.to_path_buf()),
     })
+}
+
+/// Range checks the types cannot express.
+fn validate(config: &Config, entries: &BTreeMap<String, (Value, Source)>) -> Result<(), ConfigError> {
+    let fail = |key: &str, message: &str| ConfigError::InvalidValue {
+        origin: entries
+            .get(key)
+            .map(|(_, s)| s.to_string())
+            .unwrap_or_else(|| "config".into()),
+        key: key.to_string(),
+        message: message.to_string(),
+    };
+    let r = &config.recall;
+    if !(r.rrf_k.is_finite() && r.rrf_k > 0.0) {
+        return Err(fail("recall.rrf_k", "must be a positive number"));
+    }
+    for (key, w) in [
+        ("recall.bm25_weight", r.bm25_weight),
+        ("recall.vector_weight", r.vector_weight),
+        ("recall.time_weight", r.time_weight),
+        ("recall.tag_boost", r.tag_boost),
+    ] {
+        if !(w.is_finite() && w >= 0.0) {
+            return Err(fail(key, "must be zero or a positive number"));
+        }
+    }
+    if r.default_limit == 0 {
+        return Err(fail("recall.default_limit", "must be at least 1"));
+    }
+    Ok(())
 }
 
 fn defaults_table() -> Table {
@@ -371,6 +406,19 @@ mod tests {
         let bad_enum = err("[capture]\non_secret = \"shout\"");
         assert!(bad_enum.contains("capture.on_secret"), "{bad_enum}");
         assert!(err("not toml [").contains("config file /c.toml"));
+        let neg = load(None, &env(&[("SUBCOG_RECALL_RRF_K", "-1")]), &[])
+            .err()
+            .map(|e| e.to_string());
+        assert!(neg.is_some_and(|e| e.contains("recall.rrf_k")));
+        let empty = load(None, &env(&[("SUBCOG_RECALL_DEFAULT_LIMIT", "")]), &[]).expect("empty is unset");
+        assert_eq!(empty.config.recall.default_limit, 10);
+        let both = load(
+            None,
+            &env(&[("SUBCOG_STORAGE_DATA_DIR", "/canonical"), ("SUBCOG_DATA_DIR", "/alias")]),
+            &[],
+        )
+        .expect("loads");
+        assert_eq!(both.config.storage.data_dir, "/canonical");
         let env_err = load(None, &env(&[("SUBCOG_RECALL_DEFAULT_LIMIT", "many")]), &[])
             .err()
             .map(|e| e.to_string())

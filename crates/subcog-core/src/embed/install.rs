@@ -236,13 +236,26 @@ pub fn install_from_dir(dest: &Path, src: &Path, source: &str) -> Result<Install
             source: source.to_string(),
         };
         let text = serde_json::to_string_pretty(&manifest).map_err(|e| install_err(e.to_string()))?;
-        std::fs::write(staging.join(MANIFEST), text).map_err(io("write manifest"))?;
-        // Swap in atomically: the old directory (if any) is moved aside, then removed.
+        let mut manifest_file = std::fs::File::create(staging.join(MANIFEST)).map_err(io("write manifest"))?;
+        manifest_file.write_all(text.as_bytes()).map_err(io("write manifest"))?;
+        manifest_file.sync_all().map_err(io("sync manifest"))?;
+        // Swap in: the old directory (if any) is moved aside, then removed; if the new one
+        // cannot be moved into place, the old one is put back.
         let old = parent.join(format!(".{}.old-{}", MINILM_DIR, std::process::id()));
-        if dest.exists() {
+        let _ = std::fs::remove_dir_all(&old);
+        let had_old = dest.exists();
+        if had_old {
             std::fs::rename(dest, &old).map_err(io("move old model aside"))?;
         }
-        std::fs::rename(&staging, dest).map_err(io("move model into place"))?;
+        if let Err(e) = std::fs::rename(&staging, dest) {
+            if had_old {
+                let _ = std::fs::rename(&old, dest);
+            }
+            return Err(io("move model into place")(e));
+        }
+        if let Ok(dir) = std::fs::File::open(parent) {
+            let _ = dir.sync_all();
+        }
         let _ = std::fs::remove_dir_all(&old);
         Ok(InstallReport {
             dir: dest.to_path_buf(),

@@ -202,8 +202,11 @@ pub trait Store: Send + Sync {
     /// Fetches a memory by id, whatever its status.
     fn get(&self, id: &MemoryId) -> Result<Option<Memory>, StoreError>;
 
-    /// Replaces the stored memory with the same id. Returns false when no such memory exists.
-    fn update(&self, memory: &Memory) -> Result<bool, StoreError>;
+    /// Writes the user-editable fields (content, summary, namespace, tags, source,
+    /// importance, priority, status, updated_at, context) of the memory with the same id;
+    /// activation and enrichment stay as stored. When the content changed, the old vector
+    /// is dropped and `vector` (if given) stored. Returns false when no such memory exists.
+    fn update(&self, memory: &Memory, vector: Option<(&EmbeddingModel, &[f32])>) -> Result<bool, StoreError>;
 
     /// Removes a memory for good. Returns false when no such memory exists.
     fn delete_hard(&self, id: &MemoryId) -> Result<bool, StoreError>;

@@ -33,12 +33,15 @@ pub fn run(app: &App, args: DeleteArgs) -> CommandResult {
         ));
     }
     let subcog = app.subcog()?;
+    let mut ids = args.ids.clone();
+    ids.sort();
+    ids.dedup();
     // Check every id first so a typo in the last one does not leave the rest half done.
-    for id in &args.ids {
+    for id in &ids {
         subcog.get(id)?;
     }
     let mut deleted = Vec::new();
-    for id in &args.ids {
+    for id in &ids {
         let m = if args.hard {
             subcog.delete_hard(id)?
         } else {

@@ -25,7 +25,8 @@ pub struct FilterArgs {
     /// Created before (same formats as --since)
     #[arg(long, value_name = "TIME")]
     pub until: Option<String>,
-    /// Only these statuses: active, superseded, archived, deleted (default: all but deleted)
+    /// Only these statuses: active, superseded, archived, deleted (default: recall active and
+    /// superseded, list all but deleted, export all)
     #[arg(long = "status", value_name = "STATUS", value_delimiter = ',')]
     pub statuses: Vec<Status>,
     /// Only these tiers: hot, warm, cold, archived

@@ -57,9 +57,7 @@ pub fn run(app: &App, args: RecallArgs) -> CommandResult {
         mode: args.mode,
         no_touch: args.no_touch,
     })?;
-    if let Some(why) = &result.semantic_unavailable
-        && !app.global.quiet
-    {
+    if let Some(why) = &result.semantic_unavailable {
         output::note(&format!("keyword recall only: {why}"));
     }
     if app.json() {
@@ -126,8 +124,9 @@ fn result_json(query: &str, result: &RecallResult, explain: bool) -> serde_json:
     })
 }
 
-/// One line of a `--queries` file.
+/// One line of a `--queries` file; an unknown key is an error, not a silently ignored filter.
 #[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct QueryLine {
     query: String,
     limit: Option<usize>,
@@ -138,6 +137,10 @@ struct QueryLine {
     tags: Vec<String>,
     #[serde(default, deserialize_with = "one_or_many")]
     domain: Vec<String>,
+    #[serde(default, deserialize_with = "one_or_many")]
+    status: Vec<String>,
+    #[serde(default, deserialize_with = "one_or_many")]
+    tier: Vec<String>,
     since: Option<String>,
     until: Option<String>,
 }
@@ -175,6 +178,12 @@ impl QueryLine {
                 .iter()
                 .map(|d| d.parse::<Domain>())
                 .collect::<Result<_, _>>()?;
+        }
+        if !self.status.is_empty() {
+            filter.statuses = self.status.iter().map(|s| s.parse()).collect::<Result<_, _>>()?;
+        }
+        if !self.tier.is_empty() {
+            filter.tiers = self.tier.iter().map(|t| t.parse()).collect::<Result<_, _>>()?;
         }
         if let Some(s) = &self.since {
             filter.since = Some(parse_instant(s)?);

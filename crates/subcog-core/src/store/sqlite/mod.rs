@@ -312,7 +312,7 @@ impl Store for SqliteStore {
         Ok(self.query_memories(&sql, vec![Value::Text(id.to_string())])?.pop())
     }
 
-    fn update(&self, memory: &Memory) -> Result<bool, StoreError> {
+    fn update(&self, memory: &Memory, vector: Option<(&EmbeddingModel, &[f32])>) -> Result<bool, StoreError> {
         let _span = tracing::debug_span!("store.sqlite.update", memory_id = %memory.id).entered();
         let mut conn = self.lock()?;
         let tx = conn
@@ -323,23 +323,44 @@ impl Store for SqliteStore {
         {
             return Err(StoreError::Duplicate { existing });
         }
-        let sets = rows::COLUMNS
+        let old_hash: Option<String> = tx
+            .query_row(
+                "SELECT content_hash FROM memories WHERE id = ?1",
+                [memory.id.to_string()],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(|e| self.err(e))?;
+        let Some(old_hash) = old_hash else {
+            return Ok(false);
+        };
+        // Only what a user edits is written: activation and enrichment written meanwhile
+        // by recalls or consolidation in other processes are kept.
+        let (sets, mut values): (Vec<String>, Vec<Value>) = rows::COLUMNS
             .iter()
-            .skip(1)
-            .map(|c| format!("{c} = ?"))
-            .collect::<Vec<_>>()
-            .join(", ");
-        let mut values = rows::to_values(memory);
-        let id = values.remove(0);
-        values.push(id);
-        let changed = tx
-            .execute(
-                &format!("UPDATE memories SET {sets} WHERE id = ?"),
-                params_from_iter(values),
+            .zip(rows::to_values(memory))
+            .filter(|(c, _)| rows::EDITABLE.contains(c))
+            .map(|(c, v)| (format!("{c} = ?"), v))
+            .unzip();
+        values.push(Value::Text(memory.id.to_string()));
+        tx.execute(
+            &format!("UPDATE memories SET {} WHERE id = ?", sets.join(", ")),
+            params_from_iter(values),
+        )
+        .map_err(|e| self.err(e))?;
+        if old_hash != memory.content_hash {
+            // A vector of the old text would keep ranking the memory by what it used to say.
+            tx.execute(
+                "DELETE FROM memory_embeddings WHERE memory_id = ?1",
+                [memory.id.to_string()],
             )
             .map_err(|e| self.err(e))?;
+        }
+        if let Some((model, v)) = vector {
+            self.put_vector_in(&tx, &memory.id, model, v)?;
+        }
         tx.commit().map_err(|e| self.err(e))?;
-        Ok(changed > 0)
+        Ok(true)
     }
 
     fn delete_hard(&self, id: &MemoryId) -> Result<bool, StoreError> {

@@ -36,6 +36,22 @@ pub(crate) const COLUMNS: &[&str] = &[
     "context",
 ];
 
+/// The columns `Store::update` writes: what users edit. Activation and enrichment are
+/// written by recall and consolidation through their own methods.
+pub(crate) const EDITABLE: &[&str] = &[
+    "content",
+    "summary",
+    "namespace",
+    "tags",
+    "source",
+    "importance",
+    "priority",
+    "updated_at",
+    "status",
+    "content_hash",
+    "context",
+];
+
 /// `m.id, m.content, ...` for a SELECT.
 pub(crate) fn select_list(alias: &str) -> String {
     COLUMNS

@@ -63,7 +63,7 @@ fn duplicates_by_id_and_by_content() {
     // A soft-deleted memory does not block capturing the text again.
     let mut deleted = store.get(&a.id).expect("get").expect("exists");
     deleted.status = Status::Deleted;
-    assert!(store.update(&deleted).expect("soft delete"));
+    assert!(store.update(&deleted, None).expect("soft delete"));
     let again = mem("Use PostgreSQL", "decisions");
     assert_eq!(
         store.insert(&again).expect("recapture"),
@@ -185,7 +185,7 @@ fn updates_keep_the_index_in_sync() {
     m.content_hash = crate::content::content_hash(&m.content);
     m.tags = vec!["db".into()];
     m.updated_at += ChronoDuration::seconds(1);
-    assert!(store.update(&m).expect("update"));
+    assert!(store.update(&m, None).expect("update"));
     assert!(
         store
             .search_text(&terms(&["mysql"]), &MemoryFilter::default(), 5)
@@ -213,7 +213,7 @@ fn updates_keep_the_index_in_sync() {
     let mut clash = other.clone();
     clash.content = "use postgresql for storage".into();
     clash.content_hash = crate::content::content_hash(&clash.content);
-    assert!(matches!(store.update(&clash), Err(StoreError::Duplicate { existing }) if existing == m.id));
+    assert!(matches!(store.update(&clash, None), Err(StoreError::Duplicate { existing }) if existing == m.id));
     // Hard delete removes the row and its index entries.
     assert!(store.delete_hard(&m.id).expect("delete"));
     assert!(!store.delete_hard(&m.id).expect("delete again"));
@@ -330,4 +330,50 @@ fn ranking_is_exact_when_the_filter_drops_top_candidates() {
         .expect("search");
     assert_eq!(unfiltered.len(), 60);
     assert!(unfiltered.windows(2).all(|w| w[0].score >= w[1].score));
+}
+
+#[test]
+fn update_keeps_activation_written_meanwhile_and_drops_stale_vectors() {
+    let (_dir, store) = store();
+    let model = crate::embed::EmbeddingModel {
+        id: "test/2".into(),
+        dim: 2,
+    };
+    let m = mem("Use MySQL for storage", "decisions");
+    store
+        .insert_many(
+            std::slice::from_ref(&m),
+            Some(super::super::Vectors {
+                model: &model,
+                vectors: &[vec![1.0, 0.0]],
+            }),
+            false,
+        )
+        .expect("insert");
+    // Another process records an access after our read...
+    store.touch(&[m.id], Utc::now()).expect("touch");
+    // ...and our edit, based on the earlier read, must not undo it.
+    let mut edited = m.clone();
+    edited.content = "Use PostgreSQL for storage".into();
+    edited.content_hash = crate::content::content_hash(&edited.content);
+    assert!(store.update(&edited, None).expect("update"));
+    let stored = store.get(&m.id).expect("get").expect("exists");
+    assert_eq!(stored.activation_count, 1);
+    assert_eq!(stored.content, "Use PostgreSQL for storage");
+    // The vector of the old text is gone.
+    assert_eq!(store.missing_embeddings(&model, 10).expect("missing").len(), 1);
+    assert!(!store.update(&mem("never stored", "decisions"), None).expect("update"));
+}
+
+#[test]
+fn activation_never_overflows() {
+    let (_dir, store) = store();
+    let mut m = mem("busy memory", "decisions");
+    m.activation_count = i64::MAX as u64;
+    store.insert(&m).expect("insert");
+    store.touch(&[m.id], Utc::now()).expect("touch");
+    assert_eq!(
+        store.get(&m.id).expect("get").expect("exists").activation_count,
+        i64::MAX as u64
+    );
 }

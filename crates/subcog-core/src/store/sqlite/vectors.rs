@@ -323,7 +323,7 @@ impl SqliteStore {
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(|e| self.err(e))?;
         let sql = format!(
-            "UPDATE memories SET activation_count = activation_count + 1, last_accessed = ? WHERE id IN ({})",
+            "UPDATE memories SET activation_count = min(activation_count, 9223372036854775806) + 1, last_accessed = ? WHERE id IN ({})",
             vec!["?"; ids.len()].join(", ")
         );
         let mut params = vec![Value::Text(timestamp::to_storage(at))];
