@@ -125,6 +125,11 @@ fn num(s: &str) -> Option<u32> {
     s.parse().ok()
 }
 
+/// The month number (1–12) of an English month name, any case.
+pub fn month_number(name: &str) -> Option<u32> {
+    month(name)
+}
+
 fn month(name: &str) -> Option<u32> {
     MONTHS
         .iter()

@@ -429,23 +429,7 @@ pub fn parse_session_date(text: &str) -> Option<DateTime<Utc>> {
         hour += 12;
     }
     let day: u32 = c[4].parse().ok()?;
-    let month = [
-        "january",
-        "february",
-        "march",
-        "april",
-        "may",
-        "june",
-        "july",
-        "august",
-        "september",
-        "october",
-        "november",
-        "december",
-    ]
-    .iter()
-    .position(|m| m.eq_ignore_ascii_case(&c[5]))? as u32
-        + 1;
+    let month = crate::temporal::month_number(&c[5])?;
     let year: i32 = c[6].parse().ok()?;
     let date = NaiveDate::from_ymd_opt(year, month, day)?;
     Utc.from_local_datetime(&date.and_hms_opt(hour, minute, 0)?).single()

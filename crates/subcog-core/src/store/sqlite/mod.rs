@@ -237,14 +237,28 @@ impl SqliteStore {
         }
         params.extend(filter_params);
         params.push(to_i64(limit));
+        Ok(self
+            .query_with_extra::<f64>(&sql, params)?
+            .into_iter()
+            .map(|(memory, rank)| ScoredMemory { memory, score: -rank })
+            .collect())
+    }
+
+    /// Runs a query whose columns are [`rows::COLUMNS`] followed by one extra value (a rank,
+    /// a distance, a seq) and returns each memory with it.
+    pub(super) fn query_with_extra<T: rusqlite::types::FromSql>(
+        &self,
+        sql: &str,
+        params: Vec<Value>,
+    ) -> Result<Vec<(Memory, T)>, StoreError> {
         let conn = self.lock()?;
-        let mut stmt = conn.prepare_cached(&sql).map_err(|e| self.err(e))?;
+        let mut stmt = conn.prepare_cached(sql).map_err(|e| self.err(e))?;
         let mut rows_iter = stmt.query(params_from_iter(params)).map_err(|e| self.err(e))?;
         let mut out = Vec::new();
         while let Some(row) = rows_iter.next().map_err(|e| self.err(e))? {
             let memory = rows::from_row(&self.label, row)?;
-            let rank: f64 = row.get(rows::COLUMNS.len()).map_err(|e| self.err(e))?;
-            out.push(ScoredMemory { memory, score: -rank });
+            let extra: T = row.get(rows::COLUMNS.len()).map_err(|e| self.err(e))?;
+            out.push((memory, extra));
         }
         Ok(out)
     }

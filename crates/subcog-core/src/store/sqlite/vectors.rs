@@ -119,16 +119,11 @@ impl SqliteStore {
         );
         let mut params: Vec<Value> = seqs.iter().map(|s| Value::Integer(*s)).collect();
         params.extend(filter_params);
-        let conn = self.lock()?;
-        let mut stmt = conn.prepare(&sql).map_err(|e| self.err(e))?;
-        let mut rows_iter = stmt.query(params_from_iter(params)).map_err(|e| self.err(e))?;
-        let mut out = Vec::new();
-        while let Some(row) = rows_iter.next().map_err(|e| self.err(e))? {
-            let memory = rows::from_row(&self.label, row)?;
-            let seq: i64 = row.get(rows::COLUMNS.len()).map_err(|e| self.err(e))?;
-            out.push((seq, memory));
-        }
-        Ok(out)
+        Ok(self
+            .query_with_extra::<i64>(&sql, params)?
+            .into_iter()
+            .map(|(memory, seq)| (seq, memory))
+            .collect())
     }
 
     fn allowed_seqs(&self, filter: &MemoryFilter) -> Result<HashSet<i64>, StoreError> {
@@ -211,19 +206,14 @@ impl SqliteStore {
         ];
         params.extend(filter_params);
         params.push(Value::Integer(i64::try_from(limit).unwrap_or(i64::MAX)));
-        let conn = self.lock()?;
-        let mut stmt = conn.prepare_cached(&sql).map_err(|e| self.err(e))?;
-        let mut rows_iter = stmt.query(params_from_iter(params)).map_err(|e| self.err(e))?;
-        let mut out = Vec::new();
-        while let Some(row) = rows_iter.next().map_err(|e| self.err(e))? {
-            let memory = rows::from_row(&self.label, row)?;
-            let distance: f64 = row.get(rows::COLUMNS.len()).map_err(|e| self.err(e))?;
-            out.push(ScoredMemory {
+        Ok(self
+            .query_with_extra::<f64>(&sql, params)?
+            .into_iter()
+            .map(|(memory, distance)| ScoredMemory {
                 memory,
                 score: (1.0 - distance / half_days).clamp(0.0, 1.0),
-            });
-        }
-        Ok(out)
+            })
+            .collect())
     }
 
     pub(super) fn put_embeddings_impl(
