@@ -70,7 +70,15 @@ impl App {
     pub fn data_dir(&self) -> Result<PathBuf, CommandError> {
         let configured = &self.loaded.config.storage.data_dir;
         if !configured.is_empty() {
-            return Ok(absolute(&self.cwd, Path::new(configured)));
+            // A relative path in the config file means relative to that file, not to
+            // wherever subcog happens to run.
+            let base = match self.loaded.entries.get("storage.data_dir") {
+                Some((_, subcog_core::config::Source::File(file))) => {
+                    file.parent().map(Path::to_path_buf).unwrap_or_else(|| self.cwd.clone())
+                }
+                _ => self.cwd.clone(),
+            };
+            return Ok(absolute(&base, Path::new(configured)));
         }
         location::default_data_dir().ok_or_else(|| CommandError {
             kind: ErrorKind::Config,
