@@ -118,7 +118,11 @@ fn global_options_work_before_or_after_the_command() {
 fn a_relative_data_dir_in_the_config_file_is_relative_to_the_file() {
     let env = TestEnv::new();
     let path = env.write_config("[storage]\ndata_dir = \"store\"\n");
-    let out = env.command(&["config", "path", "--json"]).env_remove("SUBCOG_DATA_DIR").output().expect("run");
+    let out = env
+        .command(&["config", "path", "--json"])
+        .env_remove("SUBCOG_DATA_DIR")
+        .output()
+        .expect("run");
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
     let want = path.parent().expect("dir").join("store");
     assert_eq!(v["data_dir"], want.display().to_string());
