@@ -179,9 +179,8 @@ impl Subcog {
                 None
             }
         };
-        let store = self.store_for_write(scope)?;
         let with = vectors.as_ref().map(|(model, v)| Vectors { model, vectors: v });
-        let outcome = store.insert_many(std::slice::from_ref(&memory), with, false)?;
+        let outcome = self.persist_insert(scope, std::slice::from_ref(&memory), with, false)?;
         let outcome = outcome.first().copied().ok_or(Error::NotFound {
             id: memory.id.to_string(),
         })?;
@@ -196,6 +195,7 @@ impl Subcog {
             }
             InsertOutcome::DuplicateContent(id) | InsertOutcome::DuplicateId(id) => {
                 tracing::info!(memory_id = %id, "duplicate content; returning the existing memory");
+                let store = self.store_for_write(scope)?;
                 let existing = store.get(&id)?.ok_or(Error::NotFound { id: id.to_string() })?;
                 Ok(CaptureOutcome {
                     memory: existing,

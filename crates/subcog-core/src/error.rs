@@ -123,6 +123,27 @@ pub enum Error {
     /// The storage layer failed.
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// Reading or writing git notes failed.
+    #[error(transparent)]
+    Notes(#[from] crate::notes::NotesError),
+    /// The operation needs a git repository and the scope has none.
+    #[error("{what} needs a git repository: {hint}")]
+    NoRepository {
+        /// The operation.
+        what: &'static str,
+        /// What to do about it.
+        hint: String,
+    },
+    /// A remote that is not configured.
+    #[error("no remote named {name:?} in {repo}: {hint}")]
+    NoRemote {
+        /// The remote's name.
+        name: String,
+        /// The repository.
+        repo: String,
+        /// How to add one.
+        hint: String,
+    },
     /// A filesystem operation outside the store failed.
     #[error("{context}: {source}")]
     Io {

@@ -3,7 +3,8 @@
 //! Layout under the data directory:
 //! - `projects/<name>-<hash>/subcog.db`: one per project, keyed by the canonical path of
 //!   the git root of the working directory (or the directory itself outside git);
-//! - `user/subcog.db`: user- and org-domain memories, recalled in every project.
+//! - `user/subcog.db`: user- and org-domain memories, recalled in every project;
+//! - `user/notes.git`: a bare git repository with the user scope's notes.
 
 use directories::{BaseDirs, ProjectDirs};
 use sha2::{Digest, Sha256};
@@ -11,6 +12,9 @@ use std::path::{Path, PathBuf};
 
 /// File name of every scope's database.
 pub const DB_FILE: &str = "subcog.db";
+
+/// Directory (under `user/`) of the bare repository with the user scope's notes.
+pub const USER_NOTES_DIR: &str = "notes.git";
 
 /// The resolved locations for one invocation.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -23,6 +27,8 @@ pub struct DataLocation {
     pub project_db: PathBuf,
     /// The user scope's database.
     pub user_db: PathBuf,
+    /// The bare git repository holding the user scope's notes.
+    pub user_notes: PathBuf,
 }
 
 impl DataLocation {
@@ -33,6 +39,7 @@ impl DataLocation {
             data_dir: data_dir.to_path_buf(),
             project_db: project_db_path(data_dir, &project_root),
             user_db: data_dir.join("user").join(DB_FILE),
+            user_notes: data_dir.join("user").join(USER_NOTES_DIR),
             project_root,
         }
     }

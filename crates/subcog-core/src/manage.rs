@@ -173,8 +173,7 @@ impl Subcog {
         } else {
             None
         };
-        let store = self.store_for_write(scope)?;
-        if !store.update(&m, vector.as_ref().map(|(model, v)| (model, v.as_slice())))? {
+        if !self.persist_update(scope, &m, vector.as_ref().map(|(model, v)| (model, v.as_slice())))? {
             // Hard-deleted by another process between our read and write.
             return Err(Error::NotFound { id: id.to_string() });
         }
@@ -197,7 +196,7 @@ impl Subcog {
     pub fn delete_hard(&self, id: &MemoryId) -> Result<Memory> {
         let _span = tracing::info_span!("manage.delete_hard", memory_id = %id).entered();
         let (scope, m) = self.find_required(id)?;
-        self.store_for_write(scope)?.delete_hard(id)?;
+        self.persist_delete_hard(scope, id)?;
         Ok(m)
     }
 

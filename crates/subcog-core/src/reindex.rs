@@ -1,11 +1,60 @@
-//! Rebuilding derived data: re-embedding memories when the model changes or vectors are
-//! missing. Vectors of any other model are removed, so two models' vectors are never
-//! compared.
+//! Rebuilding derived data: the index from git notes, and embeddings when the model
+//! changes or vectors are missing. Vectors of any other model are removed, so two models'
+//! vectors are never compared.
 
+use std::collections::{BTreeMap, BTreeSet};
+
+use git2::Oid;
 use serde::Serialize;
 
 use crate::error::Result;
-use crate::service::Subcog;
+use crate::model::{Memory, MemoryId};
+use crate::notes::format::{MetaRecord, parse_memory_note};
+use crate::notes::{NoteIssue, NotesRef, NotesRepo};
+use crate::service::{ScopeKind, Subcog};
+use crate::store::PutOutcome;
+
+/// Memories read from a scope's notes, with their enrichment applied.
+#[derive(Debug, Default)]
+pub(crate) struct NotesSnapshot {
+    /// Parsed memories.
+    pub memories: Vec<Memory>,
+    /// Memories whose meta note was found and applied.
+    pub with_meta: BTreeSet<MemoryId>,
+    /// Notes that could not be used.
+    pub issues: Vec<NoteIssue>,
+}
+
+/// What rebuilding one scope's index from notes did.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct ScopeReindex {
+    /// The scope.
+    pub scope: String,
+    /// The repository read.
+    pub repository: String,
+    /// Memory notes read.
+    pub notes: usize,
+    /// Memories added to the index.
+    pub inserted: usize,
+    /// Memories whose index row was replaced by the note's version.
+    pub replaced: usize,
+    /// Memories already identical in the index.
+    pub unchanged: usize,
+    /// Notes whose content another live memory already holds: `(note id, index id)`.
+    pub duplicates: Vec<(String, String)>,
+    /// Notes skipped, each with the reason.
+    pub skipped: Vec<NoteIssue>,
+}
+
+/// What `subcog reindex` did.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct NotesReindex {
+    /// Each scope backed by notes.
+    pub scopes: Vec<ScopeReindex>,
+}
+
+/// Memories written to the index per transaction while rebuilding.
+const PUT_BATCH: usize = 500;
 
 /// What `reindex --embeddings` did.
 #[derive(Debug, Clone, Default, Serialize)]
@@ -22,6 +71,128 @@ pub struct EmbeddingReindex {
 const BATCH: usize = 256;
 
 impl Subcog {
+    /// Rebuilds the index of every scope backed by git notes from its notes, reporting
+    /// `(done, total)`. Index rows without a note are kept (see `verify`); embeddings are
+    /// not computed here (see [`Subcog::reindex_embeddings`]).
+    pub fn reindex_from_notes(&self, progress: &mut dyn FnMut(usize, usize)) -> Result<NotesReindex> {
+        let _span = tracing::info_span!("reindex.notes").entered();
+        let mut report = NotesReindex::default();
+        for scope in [ScopeKind::Project, ScopeKind::User] {
+            let Some(repo) = self.notes_repo(scope, false)? else {
+                continue;
+            };
+            let snapshot = self.read_notes(&repo, None)?;
+            let mut r = ScopeReindex {
+                scope: scope.as_str().into(),
+                repository: repo.path().display().to_string(),
+                notes: snapshot.memories.len() + snapshot.issues.len(),
+                skipped: snapshot.issues,
+                ..Default::default()
+            };
+            for issue in &r.skipped {
+                tracing::warn!(anchor = %issue.anchor, reason = %issue.reason, "skipping note");
+            }
+            self.index_memories(scope, snapshot.memories, &snapshot.with_meta, &mut r, progress)?;
+            report.scopes.push(r);
+        }
+        Ok(report)
+    }
+
+    /// Reads a repository's memory notes (all, or those attached to `only`) with their
+    /// meta notes applied. A bad note becomes an issue; the rest load.
+    pub(crate) fn read_notes(&self, repo: &NotesRepo, only: Option<&BTreeSet<Oid>>) -> Result<NotesSnapshot> {
+        let _span = tracing::debug_span!("notes.read").entered();
+        let limit = self.note_limit();
+        let max_content = self.config.capture.max_content_bytes;
+        let mut snapshot = NotesSnapshot::default();
+        let mut meta: BTreeMap<Oid, MetaRecord> = BTreeMap::new();
+        for (r, is_meta) in [(NotesRef::Meta, true), (NotesRef::Memories, false)] {
+            let refname = r.refname();
+            for (anchor, blob) in repo.entries(&refname)? {
+                if only.is_some_and(|set| !set.contains(&anchor)) {
+                    continue;
+                }
+                let issue = |reason: String| NoteIssue {
+                    refname: refname.clone(),
+                    anchor: anchor.to_string(),
+                    reason,
+                };
+                let bytes = match repo.read_blob(blob, limit)? {
+                    Ok(b) => b,
+                    Err(size) => {
+                        snapshot
+                            .issues
+                            .push(issue(format!("note is {size} bytes, over the limit of {limit}")));
+                        continue;
+                    }
+                };
+                if is_meta {
+                    match MetaRecord::parse(&bytes, anchor) {
+                        Ok(m) => {
+                            meta.insert(anchor, m);
+                        }
+                        Err(e) => snapshot.issues.push(issue(e.0)),
+                    }
+                    continue;
+                }
+                match parse_memory_note(&bytes, anchor, max_content) {
+                    Ok(mut m) => {
+                        if let Some(rec) = meta.get(&anchor) {
+                            rec.apply(&mut m);
+                            snapshot.with_meta.insert(m.id);
+                        }
+                        snapshot.memories.push(m);
+                    }
+                    Err(e) => snapshot.issues.push(issue(e.0)),
+                }
+            }
+        }
+        Ok(snapshot)
+    }
+
+    /// Writes memories read from notes into a scope's index. Enrichment the index knows
+    /// better is kept: recall counts and last access are the larger of both, and scores
+    /// stay as indexed when the notes carry none.
+    pub(crate) fn index_memories(
+        &self,
+        scope: ScopeKind,
+        memories: Vec<Memory>,
+        with_meta: &BTreeSet<MemoryId>,
+        report: &mut ScopeReindex,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Result<()> {
+        let store = self.store_for_write(scope)?;
+        let total = memories.len();
+        progress(0, total);
+        let mut done = 0;
+        let mut batch: Vec<Memory> = Vec::with_capacity(PUT_BATCH);
+        let mut chunks = memories.into_iter().peekable();
+        while chunks.peek().is_some() {
+            batch.clear();
+            for mut m in chunks.by_ref().take(PUT_BATCH) {
+                if let Some(old) = store.get(&m.id)? {
+                    let has_meta = with_meta.contains(&m.id);
+                    merge_enrichment(&mut m, &old, has_meta);
+                }
+                batch.push(m);
+            }
+            let outcomes = store.put_records(&batch)?;
+            for (m, o) in batch.iter().zip(outcomes) {
+                match o {
+                    PutOutcome::Inserted => report.inserted += 1,
+                    PutOutcome::Replaced => report.replaced += 1,
+                    PutOutcome::Unchanged => report.unchanged += 1,
+                    PutOutcome::DuplicateContent(other) => {
+                        report.duplicates.push((m.id.to_string(), other.to_string()))
+                    }
+                }
+            }
+            done += batch.len();
+            progress(done, total);
+        }
+        Ok(())
+    }
+
     /// Embeds every live memory that lacks a vector of the current model (all of them with
     /// `force`), reporting `(done, total)`. Fails when no model is available.
     pub fn reindex_embeddings(&self, force: bool, progress: &mut dyn FnMut(usize, usize)) -> Result<EmbeddingReindex> {
@@ -72,6 +243,21 @@ impl Subcog {
             }
         }
         Ok(report)
+    }
+}
+
+/// Keeps the index's recall counts when they are ahead of the notes (they are flushed in
+/// batches), and its scores when the notes carry no meta record.
+fn merge_enrichment(m: &mut Memory, indexed: &Memory, has_meta: bool) {
+    m.activation_count = m.activation_count.max(indexed.activation_count);
+    m.last_accessed = m.last_accessed.max(indexed.last_accessed);
+    if !has_meta {
+        m.tier = indexed.tier;
+        m.retention = indexed.retention;
+        m.superseded_by = m.superseded_by.or(indexed.superseded_by);
+        if m.cluster_id.is_none() {
+            m.cluster_id.clone_from(&indexed.cluster_id);
+        }
     }
 }
 

@@ -65,6 +65,7 @@ pub struct Subcog {
     pub(crate) location: DataLocation,
     pub(crate) clock: Arc<dyn Clock>,
     scopes: [Scope; 2],
+    notes: [OnceLock<Arc<crate::notes::NotesRepo>>; 2],
     embedder: OnceLock<EmbedderState>,
 }
 
@@ -91,6 +92,7 @@ impl Subcog {
             location,
             clock,
             scopes,
+            notes: [OnceLock::new(), OnceLock::new()],
             embedder: OnceLock::new(),
         }
     }
@@ -172,6 +174,13 @@ impl Subcog {
         match kind {
             ScopeKind::Project => &self.scopes[0],
             ScopeKind::User => &self.scopes[1],
+        }
+    }
+
+    pub(crate) fn notes_cell(&self, kind: ScopeKind) -> &OnceLock<Arc<crate::notes::NotesRepo>> {
+        match kind {
+            ScopeKind::Project => &self.notes[0],
+            ScopeKind::User => &self.notes[1],
         }
     }
 

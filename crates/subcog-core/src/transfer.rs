@@ -161,7 +161,8 @@ impl Subcog {
             // nothing is written yet. Each store then commits in one transaction.
             let mut prepared = Vec::new();
             for (scope, memories) in &by_scope {
-                let store = self.store_for_write(*scope)?;
+                self.store_for_write(*scope)?;
+                self.notes_repo(*scope, true)?;
                 let texts: Vec<&str> = memories.iter().map(|m| m.content.as_str()).collect();
                 let vectors = match self.embed_texts(&texts, progress) {
                     Ok(v) => v,
@@ -170,11 +171,11 @@ impl Subcog {
                         None
                     }
                 };
-                prepared.push((store, memories, vectors));
+                prepared.push((*scope, memories, vectors));
             }
-            for (store, memories, vectors) in &prepared {
+            for (scope, memories, vectors) in &prepared {
                 let with = vectors.as_ref().map(|(model, v)| Vectors { model, vectors: v });
-                outcomes.extend(store.insert_many(memories, with, false)?);
+                outcomes.extend(self.persist_insert(*scope, memories, with, false)?);
             }
         }
         for o in outcomes {

@@ -8,8 +8,8 @@ use crate::commands;
 
 /// subcog: persistent memory for AI coding agents.
 ///
-/// Captures what a project learns (decisions, learnings, patterns, blockers), keeps it in a
-/// local index per project, and recalls it by keywords, filters and time.
+/// Captures what a project learns (decisions, learnings, patterns, blockers), keeps it in the
+/// repository as git notes with a local index, and recalls it by meaning, keywords and time.
 #[derive(Debug, Parser)]
 #[command(name = "subcog", version, propagate_version = true, max_term_width = 100)]
 pub struct Cli {
@@ -75,8 +75,14 @@ pub enum Command {
     Status(commands::status::StatusArgs),
     /// Install, check or verify the offline embedding model
     Model(commands::model::ModelArgs),
-    /// Rebuild derived indexes (embeddings)
+    /// Rebuild the index from git notes, and embeddings
     Reindex(commands::reindex::ReindexArgs),
+    /// Check that the index and the git notes agree (--repair fixes)
+    Verify(commands::verify::VerifyArgs),
+    /// Share memories with a git remote: fetch, merge, push, index
+    Sync(commands::sync::SyncArgs),
+    /// Set subcog up for this project (--sync: share notes through a git remote)
+    Init(commands::init::InitArgs),
     /// Measure retrieval quality on public benchmarks (LoCoMo)
     Eval(commands::eval::EvalArgs),
     /// Import memories from JSON Lines

@@ -37,6 +37,14 @@ impl CommandError {
         }
     }
 
+    /// A failure already explained on stdout: only the exit code is left to report.
+    pub fn silent(kind: ErrorKind) -> Self {
+        CommandError {
+            kind,
+            error: anyhow::anyhow!(""),
+        }
+    }
+
     /// A system error with a message.
     pub fn internal(error: impl Into<anyhow::Error>) -> Self {
         CommandError {
@@ -70,7 +78,8 @@ impl From<Error> for CommandError {
             Error::Store(StoreError::Duplicate { .. }) => ErrorKind::User,
             Error::Embed(subcog_core::embed::EmbedError::Missing { .. }) => ErrorKind::User,
             Error::Embed(_) => ErrorKind::Internal,
-            Error::Store(_) | Error::Io { .. } => ErrorKind::Internal,
+            Error::NoRepository { .. } | Error::NoRemote { .. } => ErrorKind::User,
+            Error::Store(_) | Error::Io { .. } | Error::Notes(_) => ErrorKind::Internal,
         };
         CommandError { kind, error: e.into() }
     }

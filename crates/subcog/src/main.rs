@@ -26,6 +26,7 @@ fn main() -> ExitCode {
     let result = app::App::new(cli.global.clone()).and_then(|app| commands::run(&app, cli.command));
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.message().is_empty() => e.exit_code(),
         Err(e) => {
             tracing::debug!(error = ?e.error, "command failed");
             let mut err = anstream::stderr().lock();

@@ -52,6 +52,15 @@ pub fn note(text: &str) {
     let _ = writeln!(err, "{WARN}note:{WARN:#} {text}");
 }
 
+/// A warning on stderr; silent with `-q`.
+pub fn warn(text: &str) {
+    if QUIET.load(std::sync::atomic::Ordering::Relaxed) {
+        return;
+    }
+    let mut err = anstream::stderr().lock();
+    let _ = writeln!(err, "{WARN}warning:{WARN:#} {text}");
+}
+
 /// Paints `text` with a style (removed later when not on a terminal).
 pub fn paint(style: Style, text: &str) -> String {
     format!("{style}{text}{style:#}")

@@ -47,6 +47,9 @@ pub struct StorageConfig {
     pub data_dir: String,
     /// How long a writer waits for another process's lock before failing, in milliseconds.
     pub busy_timeout_ms: u64,
+    /// Keep memories as git notes when the project is a git repository (and in the user's
+    /// notes repository); off means the index alone is the store.
+    pub git_notes: bool,
 }
 
 impl Default for StorageConfig {
@@ -54,6 +57,7 @@ impl Default for StorageConfig {
         StorageConfig {
             data_dir: String::new(),
             busy_timeout_ms: 10_000,
+            git_notes: true,
         }
     }
 }

@@ -82,6 +82,13 @@ pub enum StoreError {
         /// Why.
         message: String,
     },
+    /// A step that had to succeed with the write (such as the git note) failed, so the
+    /// write was rolled back.
+    #[error("write rolled back: {reason}")]
+    Aborted {
+        /// Why.
+        reason: String,
+    },
     /// Any other backend error.
     #[error("store {path}: {message}")]
     Backend {
@@ -160,6 +167,25 @@ pub struct StoreStats {
     pub size_bytes: u64,
 }
 
+/// What happened to one memory handed to [`Store::put_records`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PutOutcome {
+    /// It was not in the store and now is.
+    Inserted,
+    /// It replaced a different stored version.
+    Replaced,
+    /// The stored version was identical.
+    Unchanged,
+    /// Not stored: another live memory holds the same content, namespace and domain.
+    DuplicateContent(MemoryId),
+}
+
+/// Runs inside a write transaction just before it commits; an error rolls the write back.
+pub type BeforeCommit<'a> = &'a mut dyn FnMut() -> Result<(), StoreError>;
+
+/// Like [`BeforeCommit`], given the outcomes of an insert.
+pub type BeforeInsertCommit<'a> = &'a mut dyn FnMut(&[InsertOutcome]) -> Result<(), StoreError>;
+
 /// Vectors to store with memories, one per memory, all of one model.
 #[derive(Debug, Clone, Copy)]
 pub struct Vectors<'a> {
@@ -197,7 +223,24 @@ pub trait Store: Send + Sync {
         memories: &[Memory],
         vectors: Option<Vectors<'_>>,
         dry_run: bool,
+    ) -> Result<Vec<InsertOutcome>, StoreError> {
+        self.insert_many_then(memories, vectors, dry_run, &mut |_| Ok(()))
+    }
+
+    /// Like [`Store::insert_many`], running `before_commit` with the outcomes inside the
+    /// transaction (not on a dry run); its error rolls everything back.
+    fn insert_many_then(
+        &self,
+        memories: &[Memory],
+        vectors: Option<Vectors<'_>>,
+        dry_run: bool,
+        before_commit: BeforeInsertCommit<'_>,
     ) -> Result<Vec<InsertOutcome>, StoreError>;
+
+    /// Inserts or fully replaces memories (every column, enrichment included) in one
+    /// transaction, as when rebuilding from notes. A vector is kept while the content
+    /// is unchanged.
+    fn put_records(&self, memories: &[Memory]) -> Result<Vec<PutOutcome>, StoreError>;
 
     /// Fetches a memory by id, whatever its status.
     fn get(&self, id: &MemoryId) -> Result<Option<Memory>, StoreError>;
@@ -206,10 +249,27 @@ pub trait Store: Send + Sync {
     /// importance, priority, status, updated_at, context) of the memory with the same id;
     /// activation and enrichment stay as stored. When the content changed, the old vector
     /// is dropped and `vector` (if given) stored. Returns false when no such memory exists.
-    fn update(&self, memory: &Memory, vector: Option<(&EmbeddingModel, &[f32])>) -> Result<bool, StoreError>;
+    fn update(&self, memory: &Memory, vector: Option<(&EmbeddingModel, &[f32])>) -> Result<bool, StoreError> {
+        self.update_then(memory, vector, &mut || Ok(()))
+    }
+
+    /// Like [`Store::update`], running `before_commit` inside the transaction when the
+    /// memory exists; its error rolls the update back.
+    fn update_then(
+        &self,
+        memory: &Memory,
+        vector: Option<(&EmbeddingModel, &[f32])>,
+        before_commit: BeforeCommit<'_>,
+    ) -> Result<bool, StoreError>;
 
     /// Removes a memory for good. Returns false when no such memory exists.
-    fn delete_hard(&self, id: &MemoryId) -> Result<bool, StoreError>;
+    fn delete_hard(&self, id: &MemoryId) -> Result<bool, StoreError> {
+        self.delete_hard_then(id, &mut || Ok(()))
+    }
+
+    /// Like [`Store::delete_hard`], running `before_commit` inside the transaction; its
+    /// error keeps the memory.
+    fn delete_hard_then(&self, id: &MemoryId, before_commit: BeforeCommit<'_>) -> Result<bool, StoreError>;
 
     /// Lists memories matching the filter.
     fn list(&self, filter: &MemoryFilter, order: ListOrder, limit: Option<usize>) -> Result<Vec<Memory>, StoreError>;

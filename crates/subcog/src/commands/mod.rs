@@ -8,12 +8,15 @@ pub mod eval;
 pub mod export;
 pub mod get;
 pub mod import;
+pub mod init;
 pub mod list;
 pub mod model;
 pub mod recall;
 pub mod reindex;
 pub mod status;
+pub mod sync;
 pub mod update;
+pub mod verify;
 
 mod filters;
 
@@ -35,6 +38,9 @@ pub fn run(app: &App, command: Command) -> CommandResult {
         Command::Eval(args) => eval::run(app, args),
         Command::Reindex(args) => reindex::run(app, args),
         Command::Import(args) => import::run(app, args),
+        Command::Init(args) => init::run(app, args),
+        Command::Sync(args) => sync::run(app, args),
+        Command::Verify(args) => verify::run(app, args),
         Command::Export(args) => export::run(app, args),
         Command::Config(args) => config::run(app, args),
         Command::Completions(args) => completions::run(args),

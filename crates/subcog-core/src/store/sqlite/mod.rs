@@ -19,7 +19,10 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 
-use super::{EmbeddingCount, InsertOutcome, ListOrder, MemoryFilter, Store, StoreError, StoreStats, Vectors};
+use super::{
+    BeforeCommit, BeforeInsertCommit, EmbeddingCount, InsertOutcome, ListOrder, MemoryFilter, PutOutcome, Store,
+    StoreError, StoreStats, Vectors,
+};
 use crate::embed::EmbeddingModel;
 use crate::model::{Memory, MemoryId, ScoredMemory};
 
@@ -289,11 +292,12 @@ impl Store for SqliteStore {
         })
     }
 
-    fn insert_many(
+    fn insert_many_then(
         &self,
         memories: &[Memory],
         vectors: Option<Vectors<'_>>,
         dry_run: bool,
+        before_commit: BeforeInsertCommit<'_>,
     ) -> Result<Vec<InsertOutcome>, StoreError> {
         if let Some(v) = vectors
             && v.vectors.len() != memories.len()
@@ -316,8 +320,67 @@ impl Store for SqliteStore {
         if dry_run {
             tx.rollback().map_err(|e| self.err(e))?;
         } else {
+            // Dropping the transaction on error rolls it back.
+            before_commit(&outcomes)?;
             tx.commit().map_err(|e| self.err(e))?;
         }
+        Ok(outcomes)
+    }
+
+    fn put_records(&self, memories: &[Memory]) -> Result<Vec<PutOutcome>, StoreError> {
+        let _span = tracing::debug_span!("store.sqlite.put_records", count = memories.len()).entered();
+        let mut conn = self.lock()?;
+        let tx = conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| self.err(e))?;
+        let mut outcomes = Vec::with_capacity(memories.len());
+        let select = format!("SELECT {} FROM memories m WHERE m.id = ?1", rows::select_list("m"));
+        let update = format!(
+            "UPDATE memories SET {} WHERE id = ?",
+            rows::COLUMNS
+                .iter()
+                .skip(1)
+                .map(|c| format!("{c} = ?"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        for m in memories {
+            let existing = {
+                let mut stmt = tx.prepare_cached(&select).map_err(|e| self.err(e))?;
+                let mut found = stmt.query([m.id.to_string()]).map_err(|e| self.err(e))?;
+                match found.next().map_err(|e| self.err(e))? {
+                    Some(row) => Some(rows::from_row(&self.label, row)?),
+                    None => None,
+                }
+            };
+            if existing.as_ref() == Some(m) {
+                outcomes.push(PutOutcome::Unchanged);
+                continue;
+            }
+            if m.is_live()
+                && let Some(other) = self.live_duplicate(&tx, m)?
+            {
+                outcomes.push(PutOutcome::DuplicateContent(other));
+                continue;
+            }
+            match existing {
+                None => {
+                    self.insert_in(&tx, m, None)?;
+                    outcomes.push(PutOutcome::Inserted);
+                }
+                Some(old) => {
+                    let mut values: Vec<Value> = rows::to_values(m).into_iter().skip(1).collect();
+                    values.push(Value::Text(m.id.to_string()));
+                    tx.execute(&update, params_from_iter(values)).map_err(|e| self.err(e))?;
+                    if old.content_hash != m.content_hash {
+                        tx.execute("DELETE FROM memory_embeddings WHERE memory_id = ?1", [m.id.to_string()])
+                            .map_err(|e| self.err(e))?;
+                    }
+                    outcomes.push(PutOutcome::Replaced);
+                }
+            }
+        }
+        tx.commit().map_err(|e| self.err(e))?;
         Ok(outcomes)
     }
 
@@ -326,7 +389,12 @@ impl Store for SqliteStore {
         Ok(self.query_memories(&sql, vec![Value::Text(id.to_string())])?.pop())
     }
 
-    fn update(&self, memory: &Memory, vector: Option<(&EmbeddingModel, &[f32])>) -> Result<bool, StoreError> {
+    fn update_then(
+        &self,
+        memory: &Memory,
+        vector: Option<(&EmbeddingModel, &[f32])>,
+        before_commit: BeforeCommit<'_>,
+    ) -> Result<bool, StoreError> {
         let _span = tracing::debug_span!("store.sqlite.update", memory_id = %memory.id).entered();
         let mut conn = self.lock()?;
         let tx = conn
@@ -373,11 +441,12 @@ impl Store for SqliteStore {
         if let Some((model, v)) = vector {
             self.put_vector_in(&tx, &memory.id, model, v)?;
         }
+        before_commit()?;
         tx.commit().map_err(|e| self.err(e))?;
         Ok(true)
     }
 
-    fn delete_hard(&self, id: &MemoryId) -> Result<bool, StoreError> {
+    fn delete_hard_then(&self, id: &MemoryId, before_commit: BeforeCommit<'_>) -> Result<bool, StoreError> {
         let _span = tracing::debug_span!("store.sqlite.delete_hard", memory_id = %id).entered();
         let mut conn = self.lock()?;
         let tx = conn
@@ -395,6 +464,9 @@ impl Store for SqliteStore {
         let changed = tx
             .execute("DELETE FROM memories WHERE id = ?1", [&id])
             .map_err(|e| self.err(e))?;
+        if changed > 0 {
+            before_commit()?;
+        }
         tx.commit().map_err(|e| self.err(e))?;
         Ok(changed > 0)
     }
