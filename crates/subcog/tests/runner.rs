@@ -8,7 +8,9 @@ mod test_concurrency;
 mod test_config;
 mod test_errors;
 mod test_manage;
+mod test_notes;
 mod test_semantic;
+mod test_sync;
 mod test_transfer;
 
 /// Fails when a `test_*.rs` file exists that is not listed above.

@@ -112,7 +112,8 @@ fn reindex_embeds_memories_captured_without_a_model() {
             .is_some_and(|r| r.iter().all(|h| h["explain"]["vector"].is_null()))
     );
     let report = env.run(&["reindex", "--embeddings", "--json"]).ok().json();
-    assert_eq!(report["embedded"], 3);
+    assert_eq!(report["embeddings"]["embedded"], 3);
+    assert!(report.get("notes").is_none(), "--embeddings does not read notes");
     let status = env.run(&["status", "--json"]).ok().json();
     assert_eq!(status["missing_embeddings"], 0);
     assert_eq!(status["embeddings"]["sentence-transformers/all-MiniLM-L6-v2 (384d)"], 3);
@@ -120,11 +121,11 @@ fn reindex_embeds_memories_captured_without_a_model() {
     assert_eq!(after["results"][0]["content"], "Use PostgreSQL for primary storage");
     // Nothing left to do the second time; --force re-embeds everything.
     assert_eq!(
-        env.run(&["reindex", "--embeddings", "--json"]).ok().json()["embedded"],
+        env.run(&["reindex", "--embeddings", "--json"]).ok().json()["embeddings"]["embedded"],
         0
     );
     assert_eq!(
-        env.run(&["reindex", "--embeddings", "--force", "--json"]).ok().json()["embedded"],
+        env.run(&["reindex", "--embeddings", "--force", "--json"]).ok().json()["embeddings"]["embedded"],
         3
     );
 }
@@ -258,4 +259,20 @@ fn locomo_evaluation_meets_the_retrieval_targets() {
     let r10 = v["overall"]["recall_at"]["10"].as_f64().expect("R@10");
     assert!(r10 >= 0.80, "recall@10 {r10}");
     assert!(r5 >= 0.70, "recall@5 {r5}");
+}
+
+#[test]
+fn reindex_from_notes_embeds_the_rebuilt_index() {
+    let env = TestEnv::new().with_model();
+    seed(&env);
+    std::fs::remove_dir_all(env.data.join("projects")).expect("drop the index");
+    let report = env.run(&["reindex", "--json"]).ok().json();
+    assert_eq!(report["notes"]["scopes"][0]["inserted"], 3, "{report}");
+    assert_eq!(report["embeddings"]["embedded"], 3, "{report}");
+    let after = env.run(&["recall", "which database did we pick", "--json"]).ok().json();
+    assert_eq!(after["results"][0]["content"], "Use PostgreSQL for primary storage");
+    // A second rebuild keeps the vectors of unchanged memories.
+    let again = env.run(&["reindex", "--json"]).ok().json();
+    assert_eq!(again["notes"]["scopes"][0]["unchanged"], 3, "{again}");
+    assert_eq!(again["embeddings"]["embedded"], 0, "{again}");
 }

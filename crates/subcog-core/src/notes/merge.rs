@@ -231,10 +231,7 @@ fn plan_merge(
             }
             Some(&local_blob) if local_blob == remote_blob => {}
             Some(&local_blob) => {
-                let local_bytes = match read(local_blob)? {
-                    Ok(b) => b,
-                    Err(_) => Vec::new(),
-                };
+                let local_bytes = read(local_blob)?.unwrap_or_default();
                 match choose(
                     r,
                     anchor,

@@ -88,7 +88,7 @@ impl Anchor {
         let content = format!("subcog {kind} {id}\n").into_bytes();
         // Hashing a blob cannot fail for in-memory bytes; the zero id is never used as an
         // anchor by git, so a failure would surface as a mismatch, not a panic.
-        let oid = Oid::hash_object(ObjectType::Blob, &content).unwrap_or_else(|_| Oid::ZERO_SHA1);
+        let oid = Oid::hash_object(ObjectType::Blob, &content).unwrap_or(Oid::ZERO_SHA1);
         Anchor { oid, content }
     }
 
@@ -118,6 +118,14 @@ pub enum NotesError {
         refname: String,
         /// How often we tried.
         attempts: u32,
+    },
+    /// The ref's lock file stayed in place for every attempt.
+    #[error("{refname} is locked: {lock} exists (remove it if no git process is running)")]
+    Locked {
+        /// The lock file.
+        lock: String,
+        /// The ref.
+        refname: String,
     },
     /// Fetching or pushing through the `git` command failed.
     #[error("git {action} {remote} failed: {message}")]
@@ -174,6 +182,12 @@ pub(crate) enum Plan {
         parents: Vec<Oid>,
     },
 }
+
+/// Decides a ref update given the ref's current tip.
+pub(crate) type PlanFn<'a> = &'a mut dyn FnMut(&Repository, Option<Oid>) -> Result<Plan, git2::Error>;
+
+/// Notes read (anchor, bytes) and the notes that could not be read.
+pub type ReadNotes = (Vec<(Oid, Vec<u8>)>, Vec<NoteIssue>);
 
 /// How often a ref update is retried when another writer moved the ref.
 const MAX_ATTEMPTS: u32 = 50;
@@ -248,7 +262,7 @@ impl NotesRepo {
 
     /// Reads every note under a ref, each at most `limit` bytes. Oversized or unreadable
     /// notes are reported as issues; the others are returned.
-    pub fn read_all(&self, refname: &str, limit: usize) -> Result<(Vec<(Oid, Vec<u8>)>, Vec<NoteIssue>), NotesError> {
+    pub fn read_all(&self, refname: &str, limit: usize) -> Result<ReadNotes, NotesError> {
         let repo = self.lock()?;
         let entries = entries_at(&repo, refname).map_err(|e| self.err(e))?;
         let mut notes = Vec::with_capacity(entries.len());
@@ -279,7 +293,7 @@ impl NotesRepo {
                 return Ok(None);
             };
             let tree = repo.find_commit(tip)?.tree()?;
-            Ok(tree::find_note(&tree, &anchor.to_string())?)
+            tree::find_note(&tree, &anchor.to_string())
         })()
         .map_err(|e| self.err(e))?;
         match found {
@@ -338,8 +352,9 @@ impl NotesRepo {
         repo: &Repository,
         refname: &str,
         message: &str,
-        plan: &mut dyn FnMut(&Repository, Option<Oid>) -> Result<Plan, git2::Error>,
+        plan: PlanFn<'_>,
     ) -> Result<Option<Oid>, NotesError> {
+        let mut locked = false;
         for attempt in 0..MAX_ATTEMPTS {
             let tip = tip_of(repo, refname).map_err(|e| self.err(e))?;
             let commit = match plan(repo, tip).map_err(|e| self.err(e))? {
@@ -354,11 +369,18 @@ impl NotesRepo {
             match moved {
                 Ok(_) => return Ok(Some(commit)),
                 Err(e) if matches!(e.code(), ErrorCode::Modified | ErrorCode::Locked | ErrorCode::Exists) => {
+                    locked = e.code() == ErrorCode::Locked;
                     tracing::debug!(refname, attempt, "notes ref moved; retrying");
                     backoff(attempt);
                 }
                 Err(e) => return Err(self.err(e)),
             }
+        }
+        if locked {
+            return Err(NotesError::Locked {
+                lock: repo.commondir().join(format!("{refname}.lock")).display().to_string(),
+                refname: refname.to_string(),
+            });
         }
         Err(NotesError::Contended {
             path: self.path.display().to_string(),

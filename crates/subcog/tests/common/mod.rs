@@ -1,5 +1,5 @@
-//! The one test environment: a temp HOME, config dir, data dir and a git-looking project
-//! directory, and a runner for the real `subcog` binary inside it.
+//! The one test environment: a temp HOME, config dir, data dir and a project that is a real
+//! git repository, and a runner for the real `subcog` binary inside it.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -71,13 +71,21 @@ impl Run {
 }
 
 impl TestEnv {
+    /// An environment whose project is a fresh git repository.
     pub fn new() -> Self {
+        let env = TestEnv::without_git();
+        git(&env.project, &["init", "-q", "-b", "main"]).ok();
+        env
+    }
+
+    /// An environment whose project is a plain directory (no git: SQLite alone).
+    pub fn without_git() -> Self {
         let root = tempfile::tempdir().expect("tempdir");
         let home = root.path().join("home");
         let data = root.path().join("data");
         let project = root.path().join("project");
         std::fs::create_dir_all(home.join(".config")).expect("home");
-        std::fs::create_dir_all(project.join(".git")).expect("project");
+        std::fs::create_dir_all(&project).expect("project");
         TestEnv {
             root,
             home,
@@ -85,6 +93,19 @@ impl TestEnv {
             project,
             model: false,
         }
+    }
+
+    /// An environment whose project is a clone of `url`.
+    pub fn cloned(url: &Path) -> Self {
+        let env = TestEnv::without_git();
+        std::fs::remove_dir_all(&env.project).expect("rm project");
+        git(env.root.path(), &["clone", "-q", &url.display().to_string(), "project"]).ok();
+        env
+    }
+
+    /// Runs git in the project.
+    pub fn git(&self, args: &[&str]) -> Run {
+        git(&self.project, args)
     }
 
     /// A command for the binary with the environment set up (data dir via SUBCOG_DATA_DIR).
@@ -148,6 +169,24 @@ impl TestEnv {
         std::fs::write(&path, text).expect("write config");
         path
     }
+}
+
+/// Runs git in `dir` with a fixed identity and no user or system configuration.
+pub fn git(dir: &Path, args: &[&str]) -> Run {
+    let out = Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_AUTHOR_NAME", "Test")
+        .env("GIT_AUTHOR_EMAIL", "test@example.com")
+        .env("GIT_COMMITTER_NAME", "Test")
+        .env("GIT_COMMITTER_EMAIL", "test@example.com")
+        .env("GIT_TERMINAL_PROMPT", "0")
+        .stdin(Stdio::null())
+        .output()
+        .expect("spawn git");
+    to_run(out)
 }
 
 pub fn to_run(out: Output) -> Run {

@@ -1,0 +1,246 @@
+//! Git notes as the durable record: reindex, verify, history rewrites, bad notes, and
+//! failed note writes. Real repositories in temp dirs, real `git`.
+
+use crate::common::{TestEnv, git};
+
+fn export_sorted(env: &TestEnv) -> Vec<serde_json::Value> {
+    let out = env.run(&["export"]).ok();
+    let mut rows: Vec<serde_json::Value> = out
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("jsonl"))
+        .collect();
+    rows.sort_by_key(|r| r["id"].as_str().unwrap_or_default().to_string());
+    rows
+}
+
+fn note_count(env: &TestEnv) -> usize {
+    env.git(&["notes", "--ref=mem", "list"]).ok().stdout.lines().count()
+}
+
+fn drop_index(env: &TestEnv) {
+    std::fs::remove_dir_all(env.data.join("projects")).expect("remove the index");
+}
+
+#[test]
+fn reindex_restores_every_field_after_the_database_is_deleted() {
+    let env = TestEnv::new();
+    let a = env
+        .run(&[
+            "capture",
+            "--json",
+            "-n",
+            "decisions",
+            "--tag",
+            "db",
+            "--tag",
+            "postgres",
+            "--summary",
+            "PostgreSQL it is",
+            "--source",
+            "ADR-7",
+            "--importance",
+            "0.8",
+            "--priority",
+            "critical",
+            "Use PostgreSQL for the main store.\n\n+++\nIt has ACID guarantees.",
+        ])
+        .ok()
+        .json()["id"]
+        .as_str()
+        .expect("id")
+        .to_string();
+    let b = env.capture("learnings", "The CI cache key must include the lockfile hash");
+    env.capture("blockers", "Release blocked on the arm64 runner");
+    env.run(&["update", &b, "--add-tag", "ci"]).ok();
+    env.run(&["delete", &a]).ok(); // soft: status travels in the note
+    env.run(&["recall", "lockfile"]).ok(); // activation, flushed by verify --repair
+    env.run(&["verify", "--repair"]).ok();
+    assert_eq!(note_count(&env), 3);
+    let before = export_sorted(&env);
+    assert_eq!(before.len(), 3);
+    assert_eq!(
+        before.iter().find(|r| r["id"] == b.as_str()).expect("b")["activation_count"],
+        1
+    );
+
+    drop_index(&env);
+    let out = env.run(&["reindex", "--json"]).ok().json();
+    assert_eq!(out["notes"]["scopes"][0]["inserted"], 3, "{out}");
+    assert_eq!(export_sorted(&env), before);
+    env.run(&["verify"]).ok();
+}
+
+#[test]
+fn every_capture_gets_its_own_note_on_its_own_anchor() {
+    let env = TestEnv::new();
+    git(&env.project, &["commit", "-q", "--allow-empty", "-m", "first"]).ok();
+    let ids: Vec<String> = (0..5)
+        .map(|i| env.capture("learnings", &format!("Learning number {i} about caches")))
+        .collect();
+    let listed = env.git(&["notes", "--ref=mem", "list"]).ok().stdout;
+    assert_eq!(listed.lines().count(), 5);
+    // Nothing is attached to HEAD, and each note names its memory.
+    let head = env.git(&["rev-parse", "HEAD"]).ok().stdout.trim().to_string();
+    assert!(!listed.contains(&head));
+    for line in listed.lines() {
+        let object = line.split_whitespace().nth(1).expect("annotated object");
+        let body = env.git(&["notes", "--ref=mem", "show", object]).ok().stdout;
+        assert!(body.starts_with("+++\nsubcog = \"memory/1\"\n"), "{body}");
+        assert!(ids.iter().any(|id| body.contains(&format!("id = \"{id}\""))), "{body}");
+        let anchor = env.git(&["cat-file", "-p", object]).ok().stdout;
+        assert!(anchor.starts_with("subcog memory "), "{anchor}");
+    }
+    env.git(&["fsck", "--no-progress"]).ok();
+}
+
+#[test]
+fn history_rewrites_and_gc_lose_no_memory() {
+    let env = TestEnv::new();
+    std::fs::write(env.project.join("a.txt"), "one\n").expect("write");
+    env.git(&["add", "a.txt"]).ok();
+    env.git(&["commit", "-q", "-m", "one"]).ok();
+    let mut ids = vec![env.capture("decisions", "Keep the API versioned under /v1")];
+    std::fs::write(env.project.join("a.txt"), "two\n").expect("write");
+    env.git(&["commit", "-q", "-am", "two"]).ok();
+    ids.push(env.capture("learnings", "Amending rewrites the commit id"));
+    env.git(&["commit", "-q", "--amend", "-m", "two, amended"]).ok();
+    // A rebase of a feature branch onto a moved main.
+    env.git(&["checkout", "-q", "-b", "feature", "HEAD~1"]).ok();
+    std::fs::write(env.project.join("b.txt"), "feature\n").expect("write");
+    env.git(&["add", "b.txt"]).ok();
+    env.git(&["commit", "-q", "-m", "feature"]).ok();
+    ids.push(env.capture("patterns", "Rebase feature branches before merging"));
+    env.git(&["rebase", "-q", "main"]).ok();
+    env.git(&["reflog", "expire", "--expire=now", "--all"]).ok();
+    env.git(&["gc", "-q", "--prune=now", "--aggressive"]).ok();
+    // Even pruning notes of missing objects keeps them: the anchors are reachable.
+    env.git(&["notes", "--ref=mem", "prune"]).ok();
+    env.git(&["fsck", "--no-progress", "--no-dangling"]).ok();
+
+    drop_index(&env);
+    env.run(&["reindex"]).ok();
+    let listed = env.run(&["list", "--json"]).ok().json();
+    let found: Vec<&str> = listed
+        .as_array()
+        .expect("array")
+        .iter()
+        .filter_map(|m| m["id"].as_str())
+        .collect();
+    for id in &ids {
+        assert!(found.contains(&id.as_str()), "{id} lost: {found:?}");
+    }
+}
+
+#[test]
+fn bad_notes_are_reported_by_verify_and_skipped_by_reindex() {
+    let env = TestEnv::new();
+    let good = env.capture("decisions", "Use ULIDs for memory ids");
+    env.capture("learnings", "Notes merge record by record");
+    // A note on some other object, not in subcog's format.
+    std::fs::write(env.project.join("stray.txt"), "some object\n").expect("write");
+    let stray_oid = env
+        .git(&["hash-object", "-w", "stray.txt"])
+        .ok()
+        .stdout
+        .trim()
+        .to_string();
+    env.git(&[
+        "notes",
+        "--ref=mem",
+        "add",
+        "-m",
+        "this is not a subcog note",
+        &stray_oid,
+    ])
+    .ok();
+    assert_eq!(note_count(&env), 3);
+
+    let verify = env.run(&["verify"]);
+    assert_eq!(verify.code, 1, "{}{}", verify.stdout, verify.stderr);
+    assert!(verify.stdout.contains(&stray_oid), "{}", verify.stdout);
+    assert!(verify.stdout.contains("opening +++"), "{}", verify.stdout);
+    let json = env.run(&["verify", "--json"]).json();
+    assert_eq!(json["problems"], 1);
+    assert_eq!(json["scopes"][0]["invalid"][0]["anchor"], stray_oid.as_str());
+
+    drop_index(&env);
+    let reindex = env.run(&["reindex"]).ok();
+    assert!(
+        reindex.stderr.contains(&format!("skipped note {stray_oid}")),
+        "{}",
+        reindex.stderr
+    );
+    let listed = env.run(&["list", "--json"]).ok().json();
+    assert_eq!(listed.as_array().expect("array").len(), 2);
+    env.run(&["get", &good]).ok();
+}
+
+#[test]
+fn a_failed_note_write_fails_the_capture_and_keeps_no_row() {
+    let env = TestEnv::new();
+    env.capture("decisions", "First memory, note written");
+    // A stale lock on the notes ref: every write attempt fails.
+    let lock = env.project.join(".git/refs/notes/mem.lock");
+    std::fs::write(&lock, "").expect("lock");
+    let out = env.run(&["capture", "-n", "decisions", "Second memory, note cannot be written"]);
+    assert_eq!(out.code, 4, "{}{}", out.stdout, out.stderr);
+    assert!(out.stderr.contains("refs/notes/mem"), "{}", out.stderr);
+    let listed = env.run(&["list", "--json"]).ok().json();
+    assert_eq!(listed.as_array().expect("array").len(), 1, "the row was rolled back");
+    std::fs::remove_file(&lock).expect("unlock");
+    env.capture("decisions", "Second memory, note cannot be written");
+    assert_eq!(note_count(&env), 2);
+    env.run(&["verify"]).ok();
+}
+
+#[test]
+fn update_and_delete_reach_the_notes() {
+    let env = TestEnv::new();
+    let id = env.capture("decisions", "Use MySQL for storage");
+    env.run(&["update", &id, "--content", "Use PostgreSQL for storage"])
+        .ok();
+    let object = env.git(&["notes", "--ref=mem", "list"]).ok().stdout;
+    let object = object.split_whitespace().nth(1).expect("object").to_string();
+    let body = env.git(&["notes", "--ref=mem", "show", &object]).ok().stdout;
+    assert!(body.contains("Use PostgreSQL for storage"), "{body}");
+    env.run(&["delete", &id]).ok();
+    let body = env.git(&["notes", "--ref=mem", "show", &object]).ok().stdout;
+    assert!(body.contains("status = \"deleted\""), "{body}");
+    env.run(&["delete", &id, "--hard", "--yes"]).ok();
+    assert_eq!(note_count(&env), 0);
+    // The history still has every version.
+    let log = env.git(&["log", "--format=%s", "refs/notes/mem"]).ok().stdout;
+    assert_eq!(log.lines().count(), 4, "{log}");
+}
+
+#[test]
+fn outside_git_the_index_alone_is_the_store() {
+    let env = TestEnv::without_git();
+    env.capture("decisions", "No repository here");
+    let out = env.run(&["reindex", "--no-embed"]).ok();
+    assert!(out.stdout.contains("no git notes here"), "{}", out.stdout);
+    env.run(&["verify"]).ok();
+    env.run(&["sync"]).fails_with(2);
+}
+
+#[test]
+fn verify_repair_writes_notes_for_memories_captured_before_git() {
+    let env = TestEnv::without_git();
+    let ids: Vec<String> = (0..3)
+        .map(|i| env.capture("context", &format!("Captured before git init, number {i}")))
+        .collect();
+    env.git(&["init", "-q", "-b", "main"]).ok();
+    // Same directory, now a repository: the same index, no notes yet.
+    let out = env.run(&["verify", "--json"]);
+    assert_eq!(out.code, 1);
+    assert_eq!(out.json()["scopes"][0]["index_only"].as_array().expect("list").len(), 3);
+    env.run(&["verify", "--repair"]).ok();
+    env.run(&["verify"]).ok();
+    assert_eq!(note_count(&env), 3);
+    drop_index(&env);
+    env.run(&["reindex"]).ok();
+    for id in &ids {
+        env.run(&["get", id]).ok();
+    }
+}

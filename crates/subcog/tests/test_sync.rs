@@ -1,0 +1,241 @@
+//! Team sync through a real bare remote: two clones, the user notes repository, untrusted
+//! remote notes, and captures running during a sync.
+
+use std::path::{Path, PathBuf};
+
+use crate::common::{TestEnv, git};
+
+/// A bare remote in its own temp dir.
+fn bare_remote() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("remote.git");
+    git(dir.path(), &["init", "-q", "--bare", "remote.git"]).ok();
+    (dir, path)
+}
+
+fn ids(env: &TestEnv) -> Vec<String> {
+    let all = env.run(&["list", "--json", "--limit", "100000"]).ok().json();
+    let mut ids: Vec<String> = all
+        .as_array()
+        .expect("array")
+        .iter()
+        .filter_map(|m| m["id"].as_str().map(str::to_string))
+        .collect();
+    ids.sort();
+    ids
+}
+
+fn capture_many(env: &TestEnv, who: &str, n: usize) {
+    // One process per memory, like real captures from hooks and the CLI.
+    for i in 0..n {
+        env.capture("learnings", &format!("{who} learned fact number {i} about the build"));
+    }
+}
+
+#[test]
+fn two_clones_converge_on_the_union_and_the_newer_version() {
+    let (_keep, remote) = bare_remote();
+    let a = TestEnv::cloned(&remote);
+    let shared = a.capture("decisions", "Deploy on Fridays is allowed");
+    a.run(&["sync"]).ok();
+    let b = TestEnv::cloned(&remote);
+    let first = b.run(&["sync", "--json"]).ok().json();
+    assert_eq!(first["indexed"]["inserted"], 1, "{first}");
+    b.run(&["get", &shared]).ok();
+
+    capture_many(&a, "alice", 50);
+    capture_many(&b, "bob", 50);
+    a.run(&[
+        "update",
+        &shared,
+        "--content",
+        "Deploys on Fridays need a second reviewer",
+    ])
+    .ok();
+    std::thread::sleep(std::time::Duration::from_millis(5));
+    b.run(&["update", &shared, "--content", "No deploys on Fridays at all"])
+        .ok();
+
+    for _ in 0..2 {
+        a.run(&["sync"]).ok();
+        b.run(&["sync"]).ok();
+    }
+    let (ia, ib) = (ids(&a), ids(&b));
+    assert_eq!(ia.len(), 101);
+    assert_eq!(ia, ib);
+    for env in [&a, &b] {
+        let m = env.run(&["get", &shared, "--json"]).ok().json();
+        assert_eq!(m["content"], "No deploys on Fridays at all");
+        env.run(&["verify"]).ok();
+    }
+    // Both versions stay in the notes history.
+    let log = a.git(&["log", "-p", "refs/notes/mem"]).ok().stdout;
+    assert!(log.contains("Deploys on Fridays need a second reviewer"));
+    // Plain `git fetch` never touches the local notes refs.
+    let local = a.git(&["rev-parse", "refs/notes/mem"]).ok().stdout;
+    a.git(&["fetch", "-q", "origin", "+refs/notes/mem:refs/notes/remotes/origin/mem"])
+        .ok();
+    assert_eq!(a.git(&["rev-parse", "refs/notes/mem"]).ok().stdout, local);
+}
+
+#[test]
+fn init_sync_configures_the_fetch_refspec_once() {
+    let (_keep, remote) = bare_remote();
+    let a = TestEnv::cloned(&remote);
+    a.capture("decisions", "Share memories through origin");
+    let out = a.run(&["init", "--sync", "--json"]).ok().json();
+    assert_eq!(out["added"], true);
+    assert_eq!(out["refspec"], "+refs/notes/mem*:refs/notes/remotes/origin/mem*");
+    let again = a.run(&["init", "--sync", "--json"]).ok().json();
+    assert_eq!(again["added"], false);
+    let specs = a.git(&["config", "--get-all", "remote.origin.fetch"]).ok().stdout;
+    assert_eq!(specs.matches("refs/notes/mem*").count(), 1, "{specs}");
+    a.run(&["sync"]).ok();
+    // A plain fetch in another clone now brings the notes into tracking refs.
+    let b = TestEnv::cloned(&remote);
+    b.run(&["init", "--sync"]).ok();
+    b.git(&["fetch", "-q"]).ok();
+    b.git(&["rev-parse", "refs/notes/remotes/origin/mem"]).ok();
+    assert!(b.git(&["rev-parse", "-q", "--verify", "refs/notes/mem"]).code != 0);
+    a.run(&["sync", "--remote", "nope"]).fails_with(2);
+}
+
+#[test]
+fn user_memories_sync_through_the_user_notes_repository() {
+    let (_keep, remote) = bare_remote();
+    let laptop = TestEnv::new();
+    let id = laptop
+        .run(&[
+            "capture",
+            "--json",
+            "-n",
+            "learnings",
+            "--domain",
+            "user",
+            "I prefer rebase over merge",
+        ])
+        .ok()
+        .json()["id"]
+        .as_str()
+        .expect("id")
+        .to_string();
+    let user_repo = laptop.data.join("user/notes.git");
+    assert!(user_repo.join("HEAD").is_file(), "bare user repository created");
+    assert_eq!(
+        git(&user_repo, &["notes", "--ref=mem", "list"])
+            .ok()
+            .stdout
+            .lines()
+            .count(),
+        1
+    );
+    // The project repository holds no user memory.
+    assert!(laptop.git(&["rev-parse", "-q", "--verify", "refs/notes/mem"]).code != 0);
+    laptop.run(&["sync", "--user"]).fails_with(2);
+    laptop
+        .run(&["init", "--sync", "--user", "--url", &remote.display().to_string()])
+        .ok();
+    laptop.run(&["sync", "--user"]).ok();
+
+    let desktop = TestEnv::new();
+    desktop
+        .run(&["init", "--sync", "--user", "--url", &remote.display().to_string()])
+        .ok();
+    desktop.run(&["sync", "--user"]).ok();
+    let m = desktop.run(&["get", &id, "--json"]).ok().json();
+    assert_eq!(m["domain"], "user");
+    assert_eq!(m["content"], "I prefer rebase over merge");
+}
+
+/// Writes a note straight into a clone with git, as another tool or a hostile peer would.
+fn plant_note(dir: &Path, anchor_text: &str, body: &str) {
+    std::fs::write(dir.join("anchor.tmp"), anchor_text).expect("write");
+    let anchor = git(dir, &["hash-object", "-w", "anchor.tmp"])
+        .ok()
+        .stdout
+        .trim()
+        .to_string();
+    std::fs::write(dir.join("note.tmp"), body).expect("write");
+    git(dir, &["notes", "--ref=mem", "add", "-F", "note.tmp", &anchor]).ok();
+    std::fs::remove_file(dir.join("anchor.tmp")).expect("rm");
+    std::fs::remove_file(dir.join("note.tmp")).expect("rm");
+}
+
+#[test]
+fn remote_notes_are_untrusted() {
+    let (_keep, remote) = bare_remote();
+    let a = TestEnv::cloned(&remote);
+    a.capture("decisions", "A normal memory");
+    a.run(&["sync"]).ok();
+    let peer = TestEnv::cloned(&remote);
+    peer.git(&["fetch", "-q", "origin", "refs/notes/mem:refs/notes/mem"])
+        .ok();
+    let id = "01HZZZZZZZZZZZZZZZZZZZZZZZ";
+    let secret = "sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH";
+    let body = format!(
+        "+++\nsubcog = \"memory/1\"\nid = \"{id}\"\nnamespace = \"learnings\"\ndomain = \"project\"\nstatus = \"active\"\npriority = \"normal\"\nsummary = \"key\"\ncreated_by = \"peer\"\ncreated_at = \"2024-01-01T00:00:00.000000Z\"\nupdated_at = \"2024-01-01T00:00:00.000000Z\"\n+++\n\nThe staging key is {secret}\n"
+    );
+    plant_note(&peer.project, &format!("subcog memory {id}\n"), &body);
+    plant_note(&peer.project, "garbage anchor\n", "not a note at all");
+    let huge = format!("+++\nsubcog = \"memory/1\"\n+++\n\n{}\n", "x".repeat(3 * 1024 * 1024));
+    plant_note(&peer.project, "huge anchor\n", &huge);
+    peer.git(&["push", "-q", "origin", "refs/notes/mem:refs/notes/mem"])
+        .ok();
+
+    let out = a.run(&["sync", "--json"]).ok().json();
+    let mem = &out["refs"][0];
+    assert_eq!(mem["redacted"], 1, "{out}");
+    assert_eq!(mem["issues"].as_array().expect("issues").len(), 2, "{out}");
+    let m = a.run(&["get", id, "--json"]).ok().json();
+    let content = m["content"].as_str().expect("content");
+    assert!(!content.contains(secret) && content.contains("[REDACTED"), "{content}");
+    // The merged notes no longer carry the secret either.
+    let notes = a.git(&["log", "-p", "-1", "refs/notes/mem"]).ok().stdout;
+    assert!(!notes.contains(secret));
+    assert_eq!(
+        a.run(&["list", "--json"]).ok().json().as_array().expect("list").len(),
+        2
+    );
+}
+
+#[test]
+fn captures_during_a_sync_lose_nothing() {
+    let (_keep, remote) = bare_remote();
+    let a = TestEnv::cloned(&remote);
+    let b = TestEnv::cloned(&remote);
+    capture_many(&b, "bob", 10);
+    b.run(&["sync"]).ok();
+    let writers: Vec<std::thread::JoinHandle<()>> = (0..3)
+        .map(|w| {
+            let cmds: Vec<std::process::Command> = (0..10)
+                .map(|i| {
+                    a.command(&[
+                        "capture",
+                        "-n",
+                        "learnings",
+                        &format!("writer {w} captured item {i} during sync"),
+                    ])
+                })
+                .collect();
+            std::thread::spawn(move || {
+                for mut c in cmds {
+                    let out = c.output().expect("spawn");
+                    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+                }
+            })
+        })
+        .collect();
+    for _ in 0..3 {
+        a.run(&["sync"]).ok();
+    }
+    for w in writers {
+        w.join().expect("writer");
+    }
+    a.run(&["sync"]).ok();
+    assert_eq!(ids(&a).len(), 40);
+    let notes = a.git(&["notes", "--ref=mem", "list"]).ok().stdout.lines().count();
+    assert_eq!(notes, 40);
+    a.run(&["verify"]).ok();
+    b.run(&["sync"]).ok();
+    assert_eq!(ids(&b).len(), 40);
+}
