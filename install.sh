@@ -13,11 +13,15 @@ demo=$(mktemp -d)
 trap 'rm -rf "$demo"' EXIT
 export SUBCOG_EMBEDDING_MODEL_DIR
 SUBCOG_EMBEDDING_MODEL_DIR="$("$bin" model path)"
+# The demo project is a scratch git repository, so the memory is also written as a git note.
+mkdir "$demo/project"
+cd "$demo/project"
+if command -v git >/dev/null; then git init -q; fi
 echo
 echo "\$ subcog capture -n decisions \"Use PostgreSQL for primary storage\""
-"$bin" --data-dir "$demo" capture -n decisions "Use PostgreSQL for primary storage"
+"$bin" --data-dir "$demo/data" capture -n decisions "Use PostgreSQL for primary storage"
 echo "\$ subcog recall \"which database did we pick\""
-"$bin" --data-dir "$demo" recall "which database did we pick"
+"$bin" --data-dir "$demo/data" recall "which database did we pick"
 echo
 echo "subcog $("$bin" --version | cut -d' ' -f2) is installed at $bin"
 case ":$PATH:" in

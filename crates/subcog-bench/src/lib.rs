@@ -131,15 +131,14 @@ pub fn populated_with_vectors(data_dir: &Path, n: usize, model: &subcog_core::em
     subcog
 }
 
-/// A service over `data_dir` whose project store holds `n` synthetic memories.
+/// A service over `data_dir` whose project store holds `n` synthetic memories, in the
+/// index alone (no git notes).
 pub fn populated(data_dir: &Path, n: usize) -> Subcog {
     let project = data_dir.join("project");
-    let _ = std::fs::create_dir_all(project.join(".git"));
-    let subcog = Subcog::new(
-        Config::default(),
-        DataLocation::resolve(data_dir, &project),
-        Arc::new(SystemClock),
-    );
+    let _ = std::fs::create_dir_all(&project);
+    let mut config = Config::default();
+    config.storage.git_notes = false;
+    let subcog = Subcog::new(config, DataLocation::resolve(data_dir, &project), Arc::new(SystemClock));
     if n > 0 {
         let memories: Vec<Memory> = (0..n).map(memory).collect();
         if let Ok(store) = subcog.store_for_write(ScopeKind::Project) {
@@ -149,6 +148,32 @@ pub fn populated(data_dir: &Path, n: usize) -> Subcog {
         }
     }
     subcog
+}
+
+/// A service whose project is a git repository holding `n` synthetic memories as notes
+/// (and in the index), written in batches as an import would.
+pub fn populated_git(data_dir: &Path, n: usize) -> Subcog {
+    let subcog = git_service(data_dir);
+    let memories: Vec<Memory> = (0..n).map(memory).collect();
+    for chunk in memories.chunks(5_000) {
+        subcog
+            .persist_insert(ScopeKind::Project, chunk, None, false)
+            .expect("insert with notes");
+    }
+    subcog
+}
+
+/// A fresh service over `data_dir` whose project (`data_dir/project`) is a git repository.
+pub fn git_service(data_dir: &Path) -> Subcog {
+    let project = data_dir.join("project");
+    if !project.join(".git").exists() {
+        git2::Repository::init(&project).expect("git init");
+    }
+    Subcog::new(
+        Config::default(),
+        DataLocation::resolve(data_dir, &project),
+        Arc::new(SystemClock),
+    )
 }
 
 #[cfg(test)]

@@ -48,6 +48,8 @@ pub struct ScopeStatus {
     pub path: PathBuf,
     /// Counts, when the database exists.
     pub stats: Option<StoreStats>,
+    /// The git repository holding this scope's notes and how many memory notes it has.
+    pub notes: Option<(PathBuf, usize)>,
 }
 
 /// What `subcog status` reports.
@@ -249,10 +251,18 @@ impl Subcog {
                 merge(&mut report.by_domain, &s.by_domain);
                 merge(&mut report.by_status, &s.by_status);
             }
+            let notes = match self.notes_repo(kind, false)? {
+                Some(repo) => Some((
+                    repo.path().to_path_buf(),
+                    repo.entries(&crate::notes::NotesRef::Memories.refname())?.len(),
+                )),
+                None => None,
+            };
             report.scopes.push(ScopeStatus {
                 scope: kind,
                 path: self.scope_path(kind).to_path_buf(),
                 stats,
+                notes,
             });
         }
         Ok(report)

@@ -51,7 +51,7 @@ pub(crate) fn note_edit(m: &Memory) -> NoteEdit {
 impl Subcog {
     /// Inserts memories into a scope's index and writes the notes of those inserted, all
     /// or nothing. With `dry_run` nothing is written anywhere.
-    pub(crate) fn persist_insert(
+    pub fn persist_insert(
         &self,
         scope: ScopeKind,
         memories: &[Memory],

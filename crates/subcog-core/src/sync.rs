@@ -190,6 +190,7 @@ impl Subcog {
                 Err(e) => return Err(e.into()),
             }
         };
+        notes::maintain(repo.path());
         let snapshot = self.read_notes(&repo, Some(&changed))?;
         let mut indexed = ScopeReindex {
             scope: scope.as_str().into(),

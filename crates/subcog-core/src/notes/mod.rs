@@ -24,7 +24,7 @@ use std::time::Duration;
 use git2::{ErrorCode, ObjectType, Oid, Repository, Signature};
 use thiserror::Error;
 
-pub use transport::{fetch, push};
+pub use transport::{fetch, maintain, push};
 
 /// The notes refs subcog writes, in sync order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -72,3 +72,14 @@ pub fn push(repo: &Path, remote: &str, refs: &[NotesRef]) -> Result<(), NotesErr
     args.extend(refs.iter().map(|r| format!("{0}:{0}", r.refname())));
     run_git(repo, "push", remote, &args).map(|_| ())
 }
+
+/// Lets git pack loose objects when enough have piled up (`git gc --auto`): each capture
+/// adds a handful of small objects, and packing them keeps the repository compact. Best
+/// effort: a failure is logged, never returned.
+pub fn maintain(repo: &Path) {
+    let _span = tracing::debug_span!("notes.maintain").entered();
+    let args = vec!["gc".into(), "--auto".into(), "--quiet".into()];
+    if let Err(e) = run_git(repo, "gc", "", &args) {
+        tracing::warn!(error = %e, "git gc --auto failed");
+    }
+}

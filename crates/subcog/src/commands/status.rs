@@ -26,6 +26,8 @@ pub fn run(app: &App, _args: StatusArgs) -> CommandResult {
                     "total": s.stats.as_ref().map(|st| st.total).unwrap_or(0),
                     "schema_version": s.stats.as_ref().map(|st| st.schema_version),
                     "size_bytes": s.stats.as_ref().map(|st| st.size_bytes).unwrap_or(0),
+                    "notes_repository": s.notes.as_ref().map(|(p, _)| p),
+                    "notes": s.notes.as_ref().map(|(_, n)| n),
                 })
             })
             .collect();
@@ -69,6 +71,12 @@ pub fn run(app: &App, _args: StatusArgs) -> CommandResult {
             None => format!("empty  {}", s.path.display()),
         };
         rows.push(vec![format!("{} store", s.scope.as_str()), what]);
+        if let Some((repo, n)) = &s.notes {
+            rows.push(vec![
+                format!("{} notes", s.scope.as_str()),
+                format!("{n} memory notes  {}", repo.display()),
+            ]);
+        }
     }
     if report.missing_embeddings > 0 {
         rows.push(vec![
