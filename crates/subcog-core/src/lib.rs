@@ -19,6 +19,8 @@ pub mod notes;
 pub mod persist;
 pub mod recall;
 pub mod reindex;
+pub mod retention;
+pub mod schedule;
 pub mod search;
 pub mod secrets;
 pub mod service;

@@ -20,6 +20,8 @@ pub enum Source {
     Env(String),
     /// This command-line flag.
     Flag(String),
+    /// The named preset (`retention.preset`).
+    Preset(String),
 }
 
 impl fmt::Display for Source {
@@ -29,6 +31,7 @@ impl fmt::Display for Source {
             Source::File(p) => write!(f, "file {}", p.display()),
             Source::Env(name) => write!(f, "env {name}"),
             Source::Flag(name) => write!(f, "flag {name}"),
+            Source::Preset(name) => write!(f, "preset {name}"),
         }
     }
 }
@@ -169,6 +172,7 @@ pub fn load(
         *slot = (value, Source::Flag(flag.to_string()));
     }
 
+    apply_preset(&mut entries)?;
     let config = build(&entries)?;
     validate(&config, &entries)?;
     Ok(LoadedConfig {
@@ -176,6 +180,27 @@ pub fn load(
         entries,
         file: file.map(|(p, _)| p.to_path_buf()),
     })
+}
+
+/// Gives `[retention]` keys still at their default the values of the chosen preset.
+fn apply_preset(entries: &mut BTreeMap<String, (Value, Source)>) -> Result<(), ConfigError> {
+    let Some((Value::String(name), source)) = entries.get("retention.preset").cloned() else {
+        return Ok(());
+    };
+    let preset = crate::retention::RetentionPreset::parse(&name).ok_or_else(|| ConfigError::InvalidValue {
+        origin: source.to_string(),
+        key: "retention.preset".into(),
+        message: format!("unknown preset {name:?}: expected conservative or responsive"),
+    })?;
+    for (key, value) in preset.values() {
+        if let Some(slot) = entries.get_mut(&format!("retention.{key}"))
+            && slot.1 == Source::Default
+            && slot.0.as_float().is_none_or(|f| (f - value).abs() > 1e-6)
+        {
+            *slot = (Value::Float(*value), Source::Preset(name.clone()));
+        }
+    }
+    Ok(())
 }
 
 /// Range checks the types cannot express.
@@ -204,6 +229,79 @@ fn validate(config: &Config, entries: &BTreeMap<String, (Value, Source)>) -> Res
     }
     if r.default_limit == 0 {
         return Err(fail("recall.default_limit", "must be at least 1"));
+    }
+    let t = &config.retention;
+    for (key, v) in [
+        ("retention.recency_weight", t.recency_weight),
+        ("retention.activation_weight", t.activation_weight),
+        ("retention.importance_weight", t.importance_weight),
+        ("retention.supersession_weight", t.supersession_weight),
+    ] {
+        if !(v.is_finite() && v >= 0.0) {
+            return Err(fail(key, "must be zero or a positive number"));
+        }
+    }
+    for (key, v) in [
+        ("retention.superseded_multiplier", t.superseded_multiplier),
+        ("retention.partial_penalty", t.partial_penalty),
+        ("retention.hot_threshold", t.hot_threshold),
+        ("retention.warm_threshold", t.warm_threshold),
+        ("retention.archive_threshold", t.archive_threshold),
+        ("retention.default_namespace_weight", t.default_namespace_weight),
+    ] {
+        if !(0.0..=1.0).contains(&v) {
+            return Err(fail(key, "must be between 0 and 1"));
+        }
+    }
+    if !(t.hot_threshold >= t.warm_threshold && t.warm_threshold >= t.archive_threshold) {
+        return Err(fail(
+            "retention.warm_threshold",
+            "thresholds must satisfy hot_threshold >= warm_threshold >= archive_threshold",
+        ));
+    }
+    for (key, v) in [
+        ("retention.recency_half_life_days", t.recency_half_life_days),
+        ("retention.activation_saturation", t.activation_saturation),
+    ] {
+        if !(v.is_finite() && v > 0.0) {
+            return Err(fail(key, "must be a positive number"));
+        }
+    }
+    for entry in &t.namespace_weights {
+        let ok = entry
+            .split_once('=')
+            .and_then(|(_, w)| w.trim().parse::<f32>().ok())
+            .is_some_and(|w| (0.0..=1.0).contains(&w));
+        if !ok {
+            return Err(fail(
+                "retention.namespace_weights",
+                &format!("{entry:?} is not name=weight with a weight between 0 and 1"),
+            ));
+        }
+    }
+    let c = &config.consolidation;
+    for (key, v) in [
+        ("consolidation.cluster_threshold", c.cluster_threshold),
+        ("consolidation.supersession_similarity", c.supersession_similarity),
+        ("consolidation.relates_to_similarity", c.relates_to_similarity),
+        ("consolidation.merge_tag_overlap", c.merge_tag_overlap),
+        ("consolidation.merge_similarity", c.merge_similarity),
+    ] {
+        if !(0.0..=1.0).contains(&v) {
+            return Err(fail(key, "must be between 0 and 1"));
+        }
+    }
+    if c.min_cluster_size < 2 || c.max_cluster_size < c.min_cluster_size {
+        return Err(fail(
+            "consolidation.min_cluster_size",
+            "clusters need 2 <= min_cluster_size <= max_cluster_size",
+        ));
+    }
+    if !c.schedule.trim().is_empty() && crate::schedule::Schedule::parse(&c.schedule).is_err() {
+        return Err(fail(
+            "consolidation.schedule",
+            "expected a cron expression of five fields (minute hour day month weekday), or \"\" for none",
+        ));
     }
     Ok(())
 }
@@ -348,6 +446,21 @@ mod tests {
         assert_eq!(loaded.config, Config::default());
         assert!(loaded.entries.values().all(|(_, s)| *s == Source::Default));
         assert!(loaded.entries.contains_key("retention.recency_half_life_days"));
+    }
+
+    #[test]
+    fn a_preset_fills_keys_not_set_explicitly() {
+        let file = "[retention]\npreset = \"responsive\"\nhot_threshold = 0.9\n";
+        let loaded = load(Some((Path::new("c.toml"), file)), &[], &[]).expect("loads");
+        let r = &loaded.config.retention;
+        assert_eq!(r.recency_half_life_days, 14.0);
+        assert_eq!(r.warm_threshold, 0.4);
+        assert_eq!(r.hot_threshold, 0.9, "explicit keys win over the preset");
+        assert_eq!(loaded.entries["retention.warm_threshold"].1, Source::Preset("responsive".into()));
+        let bad = load(Some((Path::new("c.toml"), "[retention]\npreset = \"eager\"\n")), &[], &[]);
+        assert!(bad.expect_err("unknown preset").to_string().contains("conservative or responsive"));
+        let order = "[retention]\nwarm_threshold = 0.8\n";
+        assert!(load(Some((Path::new("c.toml"), order)), &[], &[]).is_err());
     }
 
     #[test]

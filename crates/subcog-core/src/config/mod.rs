@@ -220,6 +220,40 @@ pub struct ConsolidationConfig {
     pub enable_edge_extraction: bool,
     /// Token budget for one summary.
     pub summary_token_budget: usize,
+    /// Smallest group of memories that counts as a cluster (and gets a summary).
+    pub min_cluster_size: usize,
+    /// Cosine similarity below which two memories are never compared for supersession,
+    /// even in one namespace (cluster mates always are).
+    pub supersession_similarity: f32,
+    /// Cosine similarity at or above which memories get a `relates_to` edge.
+    pub relates_to_similarity: f32,
+    /// `--if-due` runs when this many hours have passed since the last run.
+    pub min_interval_hours: u64,
+    /// Let the rules below change memories captured by a user (`created_by = "user"`);
+    /// off by default (seed 004: never without consent).
+    pub user_consent: bool,
+    /// Rules never touch memories younger than this.
+    pub rules_min_age_days: u64,
+    /// Merge near-duplicates: keep the newer, union tags, archive the older.
+    pub merge_duplicates: bool,
+    /// Smallest tag overlap (Jaccard) for a merge.
+    pub merge_tag_overlap: f32,
+    /// Smallest content similarity (cosine) for a merge.
+    pub merge_similarity: f32,
+    /// Shorten long, old episodic memories (progress, context, observations, retrospective).
+    pub summarize_verbose: bool,
+    /// Content length (characters) above which an episodic memory is verbose.
+    pub verbose_min_chars: usize,
+    /// Age in days after which a verbose memory is shortened.
+    pub verbose_min_age_days: u64,
+    /// Copy frequently recalled project patterns to the user scope.
+    pub promote_patterns: bool,
+    /// Recalls after which a pattern is promoted.
+    pub promote_min_activation: u64,
+    /// Archive memories never recalled (or not recalled for `stale_days`).
+    pub archive_stale: bool,
+    /// Days without a recall after which a memory is stale.
+    pub stale_days: u64,
 }
 
 impl Default for ConsolidationConfig {
@@ -235,34 +269,115 @@ impl Default for ConsolidationConfig {
             enable_supersession: true,
             enable_edge_extraction: true,
             summary_token_budget: 500,
+            min_cluster_size: 2,
+            supersession_similarity: 0.25,
+            relates_to_similarity: 0.75,
+            min_interval_hours: 24,
+            user_consent: false,
+            rules_min_age_days: 7,
+            merge_duplicates: true,
+            merge_tag_overlap: 0.8,
+            merge_similarity: 0.8,
+            summarize_verbose: true,
+            verbose_min_chars: 5000,
+            verbose_min_age_days: 30,
+            promote_patterns: true,
+            promote_min_activation: 5,
+            archive_stale: true,
+            stale_days: 90,
         }
     }
 }
 
-/// `[retention]` (seed 000 weights); read by consolidation's scoring.
+/// `[retention]`: the retention score and tier thresholds (see `crate::retention`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct RetentionConfig {
+    /// Named parameter set the numbers below default to: `conservative` (seed 003, the
+    /// default) or `responsive` (seed 000). Keys set explicitly override the preset.
+    pub preset: String,
     /// Weight of recency.
     pub recency_weight: f32,
-    /// Weight of activation.
+    /// Weight of activation (recall count).
     pub activation_weight: f32,
-    /// Weight of importance.
+    /// Weight of importance (namespace weight and explicit importance).
     pub importance_weight: f32,
-    /// Weight of the supersession penalty.
+    /// Subtracted, times the supersession penalty.
     pub supersession_weight: f32,
-    /// Days for recency to halve.
+    /// Multiplier applied to a fully superseded memory's score.
+    pub superseded_multiplier: f32,
+    /// Penalty of a partial supersession, relative to a full one.
+    pub partial_penalty: f32,
+    /// Days for recency to halve (counted from the later of capture and last recall).
     pub recency_half_life_days: f32,
+    /// Recall count at which activation reaches 1 (log scale).
+    pub activation_saturation: f32,
+    /// Score at or above which a memory is HOT.
+    pub hot_threshold: f32,
+    /// Score at or above which a memory is WARM.
+    pub warm_threshold: f32,
+    /// Score below which a memory is ARCHIVED (between this and `warm_threshold`: COLD).
+    pub archive_threshold: f32,
+    /// Importance of each namespace, as `name=weight`.
+    pub namespace_weights: Vec<String>,
+    /// Importance of namespaces not listed.
+    pub default_namespace_weight: f32,
+}
+
+impl RetentionConfig {
+    /// Sets one numeric key by name (used to apply presets); unknown keys are ignored.
+    pub fn set(&mut self, key: &str, value: f32) {
+        let slot = match key {
+            "recency_weight" => &mut self.recency_weight,
+            "activation_weight" => &mut self.activation_weight,
+            "importance_weight" => &mut self.importance_weight,
+            "supersession_weight" => &mut self.supersession_weight,
+            "superseded_multiplier" => &mut self.superseded_multiplier,
+            "partial_penalty" => &mut self.partial_penalty,
+            "recency_half_life_days" => &mut self.recency_half_life_days,
+            "activation_saturation" => &mut self.activation_saturation,
+            "hot_threshold" => &mut self.hot_threshold,
+            "warm_threshold" => &mut self.warm_threshold,
+            "archive_threshold" => &mut self.archive_threshold,
+            "default_namespace_weight" => &mut self.default_namespace_weight,
+            _ => return,
+        };
+        *slot = value;
+    }
 }
 
 impl Default for RetentionConfig {
     fn default() -> Self {
         RetentionConfig {
-            recency_weight: 0.3,
-            activation_weight: 0.3,
-            importance_weight: 0.3,
-            supersession_weight: 0.1,
-            recency_half_life_days: 14.0,
+            preset: "conservative".into(),
+            recency_weight: 0.4,
+            activation_weight: 0.2,
+            importance_weight: 0.4,
+            supersession_weight: 0.0,
+            superseded_multiplier: 0.2,
+            partial_penalty: 0.5,
+            recency_half_life_days: 30.0,
+            activation_saturation: 20.0,
+            hot_threshold: 0.6,
+            warm_threshold: 0.3,
+            archive_threshold: 0.1,
+            namespace_weights: [
+                "decisions=1.0",
+                "learnings=0.9",
+                "patterns=0.85",
+                "retrospective=0.8",
+                "inception=0.7",
+                "blockers=0.7",
+                "research=0.6",
+                "elicitation=0.6",
+                "progress=0.5",
+                "reviews=0.5",
+                "context=0.5",
+                "observations=0.4",
+            ]
+            .map(String::from)
+            .to_vec(),
+            default_namespace_weight: 0.5,
         }
     }
 }

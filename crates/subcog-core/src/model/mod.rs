@@ -111,6 +111,34 @@ string_enum! {
     }
 }
 
+impl Tier {
+    /// Share of the context token budget a memory of this tier gets (seed 000).
+    pub const fn budget_multiplier(self) -> f32 {
+        match self {
+            Tier::Hot => 1.0,
+            Tier::Warm => 0.7,
+            Tier::Cold => 0.4,
+            Tier::Archived => 0.1,
+        }
+    }
+
+    /// Lower is more retrievable (HOT = 0).
+    pub const fn rank(self) -> u8 {
+        match self {
+            Tier::Hot => 0,
+            Tier::Warm => 1,
+            Tier::Cold => 2,
+            Tier::Archived => 3,
+        }
+    }
+}
+
+mod enrichment;
+pub use enrichment::{
+    ConsolidationResult, EdgeType, MemoryEdge, MemorySummary, Phase, RunAction, SummaryDecision, SupersededFact,
+    Supersession, SupersessionKind, TierTransition,
+};
+
 /// Validates and normalizes one tag: trimmed, lowercased, 1–64 characters, no whitespace
 /// or commas (commas separate tags on the command line).
 pub fn normalize_tag(tag: &str) -> Result<String, ValidationError> {

@@ -11,7 +11,10 @@ use std::collections::BTreeMap;
 use thiserror::Error;
 
 use crate::embed::EmbeddingModel;
-use crate::model::{Domain, Memory, MemoryId, Namespace, ScoredMemory, Status, Tier};
+use crate::model::{
+    ConsolidationResult, Domain, Memory, MemoryEdge, MemoryId, MemorySummary, Namespace, ScoredMemory, Status,
+    Supersession, Tier, TierTransition,
+};
 
 /// A storage failure.
 #[derive(Debug, Error)]
@@ -180,6 +183,43 @@ pub enum PutOutcome {
     DuplicateContent(MemoryId),
 }
 
+/// Everything a consolidation run writes to one store, applied in one transaction.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ConsolidationWrite {
+    /// Memories whose enrichment (tier, retention, superseded_by, cluster_id) changes;
+    /// their other fields are not written.
+    pub enrichment: Vec<Memory>,
+    /// Memories whose user-visible fields a rule changes, each with the `updated_at` it had
+    /// when the run was planned: a memory edited since is left alone.
+    pub edits: Vec<(Memory, DateTime<Utc>)>,
+    /// Summaries to write (replacing any with the same id).
+    pub summaries: Vec<MemorySummary>,
+    /// Summaries to remove.
+    pub removed_summaries: Vec<String>,
+    /// Nodes whose outgoing edges are replaced by those in `edges`.
+    pub edge_sources: Vec<String>,
+    /// The new edges.
+    pub edges: Vec<MemoryEdge>,
+    /// Memories whose supersession records are replaced by those in `supersessions`.
+    pub supersession_scope: Vec<String>,
+    /// The new supersessions.
+    pub supersessions: Vec<Supersession>,
+    /// Tier changes to record.
+    pub transitions: Vec<TierTransition>,
+}
+
+/// A recorded tier change with its run and time.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct RecordedTransition {
+    /// The change.
+    #[serde(flatten)]
+    pub transition: TierTransition,
+    /// The run that made it.
+    pub run_id: String,
+    /// When.
+    pub at: DateTime<Utc>,
+}
+
 /// Runs inside a write transaction just before it commits; an error rolls the write back.
 pub type BeforeCommit<'a> = &'a mut dyn FnMut() -> Result<(), StoreError>;
 
@@ -317,6 +357,39 @@ pub trait Store: Send + Sync {
 
     /// Records that recall returned these memories: activation_count + 1, last_accessed.
     fn touch(&self, ids: &[MemoryId], at: DateTime<Utc>) -> Result<(), StoreError>;
+
+    /// Every stored vector of `model` with its memory id.
+    fn vectors(&self, model: &EmbeddingModel) -> Result<Vec<(MemoryId, Vec<f32>)>, StoreError>;
+
+    /// Applies a consolidation run's writes and records the run as `result`, in one
+    /// transaction; `before_commit` runs inside it. Returns how many rule edits applied.
+    fn apply_consolidation(
+        &self,
+        write: &ConsolidationWrite,
+        result: &ConsolidationResult,
+        before_commit: BeforeCommit<'_>,
+    ) -> Result<usize, StoreError>;
+
+    /// Records a run (a checkpoint with its plan, or a dry run's result).
+    fn save_run(&self, result: &ConsolidationResult, plan: Option<&str>) -> Result<(), StoreError>;
+
+    /// Recent runs, newest first.
+    fn runs(&self, limit: usize) -> Result<Vec<ConsolidationResult>, StoreError>;
+
+    /// The newest run that saved a plan but never completed, with the plan.
+    fn unfinished_run(&self) -> Result<Option<(ConsolidationResult, String)>, StoreError>;
+
+    /// Every cluster summary, newest first.
+    fn summaries(&self) -> Result<Vec<MemorySummary>, StoreError>;
+
+    /// Edges touching `node` (as source or target), or every edge.
+    fn edges(&self, node: Option<&str>) -> Result<Vec<MemoryEdge>, StoreError>;
+
+    /// Every supersession record.
+    fn supersessions(&self) -> Result<Vec<Supersession>, StoreError>;
+
+    /// Recent tier changes, newest first.
+    fn transitions(&self, limit: usize) -> Result<Vec<RecordedTransition>, StoreError>;
 
     /// Namespaces in use by live memories.
     fn namespaces(&self) -> Result<Vec<String>, StoreError>;

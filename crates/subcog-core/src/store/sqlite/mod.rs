@@ -5,6 +5,7 @@
 //! MCP server and the CLI never see a half-applied capture or lose one to a lock upgrade.
 //! `synchronous = FULL` makes a committed capture survive power loss.
 
+mod enrichment;
 mod migrate;
 mod rows;
 mod vectors;
@@ -20,11 +21,11 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 
 use super::{
-    BeforeCommit, BeforeInsertCommit, EmbeddingCount, InsertOutcome, ListOrder, MemoryFilter, PutOutcome, Store,
+    BeforeCommit, BeforeInsertCommit, ConsolidationWrite, EmbeddingCount, RecordedTransition, InsertOutcome, ListOrder, MemoryFilter, PutOutcome, Store,
     StoreError, StoreStats, Vectors,
 };
 use crate::embed::EmbeddingModel;
-use crate::model::{Memory, MemoryId, ScoredMemory};
+use crate::model::{ConsolidationResult, Memory, MemoryEdge, MemoryId, MemorySummary, ScoredMemory, Supersession};
 
 /// BM25 column weights for content, summary, tags and context (tuned on LoCoMo).
 const BM25_WEIGHTS: &str = "1.0, 0.6, 0.4, 0.6";
@@ -455,7 +456,7 @@ impl Store for SqliteStore {
         let id = id.to_string();
         // Enrichment rows that name the memory go with it.
         for sql in [
-            "DELETE FROM memory_edges WHERE source_id = ?1 OR target_id = ?1",
+            "DELETE FROM edges WHERE source_id = ?1 OR target_id = ?1",
             "DELETE FROM supersessions WHERE superseder_id = ?1 OR superseded_id = ?1",
             "DELETE FROM memory_embeddings WHERE memory_id = ?1",
         ] {
@@ -550,6 +551,47 @@ impl Store for SqliteStore {
 
     fn touch(&self, ids: &[MemoryId], at: DateTime<Utc>) -> Result<(), StoreError> {
         self.touch_impl(ids, at)
+    }
+
+    fn vectors(&self, model: &EmbeddingModel) -> Result<Vec<(MemoryId, Vec<f32>)>, StoreError> {
+        self.vectors_impl(model)
+    }
+
+    fn apply_consolidation(
+        &self,
+        write: &ConsolidationWrite,
+        result: &ConsolidationResult,
+        before_commit: BeforeCommit<'_>,
+    ) -> Result<usize, StoreError> {
+        self.apply_consolidation_impl(write, result, before_commit)
+    }
+
+    fn save_run(&self, result: &ConsolidationResult, plan: Option<&str>) -> Result<(), StoreError> {
+        self.save_run_impl(result, plan)
+    }
+
+    fn runs(&self, limit: usize) -> Result<Vec<ConsolidationResult>, StoreError> {
+        self.runs_impl(limit)
+    }
+
+    fn unfinished_run(&self) -> Result<Option<(ConsolidationResult, String)>, StoreError> {
+        self.unfinished_run_impl()
+    }
+
+    fn summaries(&self) -> Result<Vec<MemorySummary>, StoreError> {
+        self.summaries_impl()
+    }
+
+    fn edges(&self, node: Option<&str>) -> Result<Vec<MemoryEdge>, StoreError> {
+        self.edges_impl(node)
+    }
+
+    fn supersessions(&self) -> Result<Vec<Supersession>, StoreError> {
+        self.supersessions_impl()
+    }
+
+    fn transitions(&self, limit: usize) -> Result<Vec<RecordedTransition>, StoreError> {
+        self.transitions_impl(limit)
     }
 
     fn namespaces(&self) -> Result<Vec<String>, StoreError> {
