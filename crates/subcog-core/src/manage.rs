@@ -161,7 +161,8 @@ impl Subcog {
         if m == before {
             return Ok(m);
         }
-        m.updated_at = timestamp::canonical(self.clock.now()).max(m.updated_at);
+        // Strictly later than the version it replaces, so the edit wins every merge.
+        m.updated_at = timestamp::canonical(self.clock.now()).max(m.updated_at + chrono::Duration::microseconds(1));
         // New content gets a new vector; without a model the old one is dropped and
         // `reindex --embeddings` fills the gap.
         let vector = if m.content_hash != before.content_hash {

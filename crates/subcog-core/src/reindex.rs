@@ -81,7 +81,7 @@ impl Subcog {
             let Some(repo) = self.notes_repo(scope, false)? else {
                 continue;
             };
-            let snapshot = self.read_notes(&repo, None)?;
+            let snapshot = self.read_notes(&repo, scope, None)?;
             let mut r = ScopeReindex {
                 scope: scope.as_str().into(),
                 repository: repo.path().display().to_string(),
@@ -99,8 +99,14 @@ impl Subcog {
     }
 
     /// Reads a repository's memory notes (all, or those attached to `only`) with their
-    /// meta notes applied. A bad note becomes an issue; the rest load.
-    pub(crate) fn read_notes(&self, repo: &NotesRepo, only: Option<&BTreeSet<Oid>>) -> Result<NotesSnapshot> {
+    /// meta notes applied. A bad note, or one whose domain belongs to the other scope,
+    /// becomes an issue; the rest load.
+    pub(crate) fn read_notes(
+        &self,
+        repo: &NotesRepo,
+        scope: ScopeKind,
+        only: Option<&BTreeSet<Oid>>,
+    ) -> Result<NotesSnapshot> {
         let _span = tracing::debug_span!("notes.read").entered();
         let limit = self.note_limit();
         let max_content = self.config.capture.max_content_bytes;
@@ -136,6 +142,12 @@ impl Subcog {
                     continue;
                 }
                 match parse_memory_note(&bytes, anchor, max_content) {
+                    Ok(m) if ScopeKind::for_domain(m.domain) != scope => snapshot.issues.push(issue(format!(
+                        "memory {} has domain {}, which does not belong in the {} notes",
+                        m.id,
+                        m.domain,
+                        scope.as_str()
+                    ))),
                     Ok(mut m) => {
                         if let Some(rec) = meta.get(&anchor) {
                             rec.apply(&mut m);
@@ -162,6 +174,10 @@ impl Subcog {
         progress: &mut dyn FnMut(usize, usize),
     ) -> Result<()> {
         let store = self.store_for_write(scope)?;
+        let other = match scope {
+            ScopeKind::Project => self.store_for_read(ScopeKind::User)?,
+            ScopeKind::User => self.store_for_read(ScopeKind::Project)?,
+        };
         let total = memories.len();
         progress(0, total);
         let mut done = 0;
@@ -170,6 +186,18 @@ impl Subcog {
         while chunks.peek().is_some() {
             batch.clear();
             for mut m in chunks.by_ref().take(PUT_BATCH) {
+                // An id already used in the other scope would shadow that memory.
+                if let Some(other) = &other
+                    && other.get(&m.id)?.is_some()
+                {
+                    report.skipped.push(NoteIssue {
+                        refname: NotesRef::Memories.refname(),
+                        anchor: crate::notes::Anchor::memory(&m.id.to_string()).oid.to_string(),
+                        reason: format!("memory {} already exists in the other scope", m.id),
+                    });
+                    done += 1;
+                    continue;
+                }
                 if let Some(old) = store.get(&m.id)? {
                     let has_meta = with_meta.contains(&m.id);
                     merge_enrichment(&mut m, &old, has_meta);

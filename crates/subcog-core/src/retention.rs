@@ -193,7 +193,10 @@ mod tests {
         let old_progress = r.score(&memory("progress", 120), None, now());
         assert_eq!(r.tier(old_progress.overall, false), Tier::Cold, "{old_progress:?}");
         let replaced = r.score(&memory("decisions", 10), Some(SupersessionKind::Full), now());
-        assert!(r.tier(replaced.overall, false).rank() >= Tier::Cold.rank(), "{replaced:?}");
+        assert!(
+            r.tier(replaced.overall, false).rank() >= Tier::Cold.rank(),
+            "{replaced:?}"
+        );
         assert_eq!(r.tier(replaced.overall, true), Tier::Warm, "pinned stays WARM");
     }
 

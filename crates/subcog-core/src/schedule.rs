@@ -38,10 +38,7 @@ mod tests {
     fn daily_at_midnight() {
         let s = Schedule::parse("0 0 * * *").expect("parse");
         let at = Utc.with_ymd_and_hms(2024, 5, 8, 14, 30, 0).single().expect("date");
-        assert_eq!(
-            s.next_after(at),
-            Utc.with_ymd_and_hms(2024, 5, 9, 0, 0, 0).single()
-        );
+        assert_eq!(s.next_after(at), Utc.with_ymd_and_hms(2024, 5, 9, 0, 0, 0).single());
         assert_eq!(
             s.last_at_or_before(at),
             Utc.with_ymd_and_hms(2024, 5, 8, 0, 0, 0).single()

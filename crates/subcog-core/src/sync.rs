@@ -115,13 +115,36 @@ impl Subcog {
         })
     }
 
+    /// What a merge of remote notes accepts.
+    pub(crate) fn merge_limits(&self) -> crate::notes::merge::MergeLimits {
+        crate::notes::merge::MergeLimits {
+            note_bytes: self.note_limit(),
+            max_content: self.config.capture.max_content_bytes,
+            horizon: self.clock.now() + chrono::Duration::days(1),
+        }
+    }
+
     /// Configures a remote for notes sync: records `url` as the remote (when given) and
     /// adds the fetch refspec so plain `git fetch` also brings the notes into tracking refs.
     pub fn setup_sync(&self, scope: ScopeKind, remote: &str, url: Option<&str>) -> Result<SyncSetup> {
         check_remote_name(remote)?;
         let repo = self.sync_repo(scope, true)?;
         if let Some(url) = url {
-            repo.set_remote(remote, url)?;
+            match repo.remote_url(remote)? {
+                None => repo.set_remote(remote, url)?,
+                Some(existing) if existing == url => {}
+                Some(existing) => {
+                    return Err(crate::error::ValidationError::UnknownValue {
+                        what: "remote URL",
+                        value: url.to_string(),
+                        expected: format!(
+                            "the URL {remote} already has ({existing}); change it with `git -C {} remote set-url {remote} URL`",
+                            repo.path().display()
+                        ),
+                    }
+                    .into());
+                }
+            }
         }
         let url = self.require_remote(&repo, scope, remote)?;
         let refspec = format!("+refs/notes/mem*:refs/notes/remotes/{remote}/mem*");
@@ -141,16 +164,20 @@ impl Subcog {
         let repo = self.sync_repo(scope, false)?;
         self.require_remote(&repo, scope, remote)?;
         let flushed_meta = self.flush_meta(scope)?;
-        let limit = self.note_limit();
-        let max_content = self.config.capture.max_content_bytes;
+        let limits = self.merge_limits();
         let mut refs: Vec<RefSync> = Vec::new();
         let mut changed = BTreeSet::new();
         let mut rounds = 0;
+        let mut indexed = ScopeReindex {
+            scope: scope.as_str().into(),
+            repository: repo.path().display().to_string(),
+            ..Default::default()
+        };
         let pushed = loop {
             rounds += 1;
             notes::fetch(repo.path(), remote)?;
             for r in NotesRef::ALL {
-                let stats = repo.merge_tracking(r, remote, limit, max_content)?;
+                let stats = repo.merge_tracking(r, remote, &limits)?;
                 if matches!(r, NotesRef::Memories | NotesRef::Meta) {
                     changed.extend(stats.changed_anchors.iter().copied());
                 }
@@ -161,6 +188,21 @@ impl Subcog {
                         merge: stats,
                     }),
                 }
+            }
+            // Index what arrived before pushing: a push that fails must not leave merged
+            // notes the index never sees (the next merge would find nothing new).
+            let arrived: BTreeSet<_> = std::mem::take(&mut changed);
+            if !arrived.is_empty() {
+                let snapshot = self.read_notes(&repo, scope, Some(&arrived))?;
+                indexed.notes += snapshot.memories.len();
+                indexed.skipped.extend(snapshot.issues.iter().cloned());
+                self.index_memories(
+                    scope,
+                    snapshot.memories,
+                    &snapshot.with_meta,
+                    &mut indexed,
+                    &mut |_, _| {},
+                )?;
             }
             // Push only what we have and the remote lacks.
             let mut to_push = Vec::new();
@@ -191,21 +233,6 @@ impl Subcog {
             }
         };
         notes::maintain(repo.path());
-        let snapshot = self.read_notes(&repo, Some(&changed))?;
-        let mut indexed = ScopeReindex {
-            scope: scope.as_str().into(),
-            repository: repo.path().display().to_string(),
-            notes: snapshot.memories.len(),
-            skipped: snapshot.issues.clone(),
-            ..Default::default()
-        };
-        self.index_memories(
-            scope,
-            snapshot.memories,
-            &snapshot.with_meta,
-            &mut indexed,
-            &mut |_, _| {},
-        )?;
         let embedded =
             if indexed.inserted + indexed.replaced > 0 && matches!(self.embedder_state(), EmbedderState::Ready(_)) {
                 self.reindex_embeddings(false, &mut |_, _| {})?.embedded

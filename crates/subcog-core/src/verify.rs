@@ -104,7 +104,9 @@ impl Subcog {
                 }
                 continue;
             };
-            let snapshot = self.read_notes(&repo, None)?;
+            let snapshot = self.read_notes(&repo, scope, None)?;
+            // Ids whose note is unreadable (damaged, or from a newer subcog) keep their note.
+            let unreadable: BTreeSet<String> = snapshot.issues.iter().map(|i| i.anchor.clone()).collect();
             let mut v = ScopeVerify {
                 scope: scope.as_str().into(),
                 repository: repo.path().display().to_string(),
@@ -159,7 +161,10 @@ impl Subcog {
             for m in &indexed {
                 if !noted.contains(&m.id) {
                     v.index_only.push(m.id.to_string());
-                    to_note.push(m.clone());
+                    let anchor = crate::notes::Anchor::memory(&m.id.to_string()).oid.to_string();
+                    if !unreadable.contains(&anchor) {
+                        to_note.push(m.clone());
+                    }
                 }
             }
             if repair {

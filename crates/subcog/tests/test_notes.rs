@@ -195,6 +195,39 @@ fn a_failed_note_write_fails_the_capture_and_keeps_no_row() {
 }
 
 #[test]
+fn failed_note_writes_roll_back_updates_and_deletes() {
+    let env = TestEnv::new();
+    let id = env.capture("decisions", "Keep this exact text");
+    let lock = env.project.join(".git/refs/notes/mem.lock");
+    std::fs::write(&lock, "").expect("lock");
+    env.run(&["update", &id, "--content", "Changed text"]).fails_with(4);
+    env.run(&["delete", &id]).fails_with(4);
+    env.run(&["delete", &id, "--hard", "--yes"]).fails_with(4);
+    std::fs::remove_file(&lock).expect("unlock");
+    let m = env.run(&["get", &id, "--json"]).ok().json();
+    assert_eq!(m["content"], "Keep this exact text");
+    assert_eq!(m["status"], "active");
+    env.run(&["verify"]).ok();
+}
+
+#[test]
+fn recalls_do_not_write_notes_until_a_flush() {
+    let env = TestEnv::new();
+    env.capture("learnings", "Recall counts are flushed in batches");
+    let before = env.git(&["rev-parse", "refs/notes/mem"]).ok().stdout;
+    for _ in 0..3 {
+        env.run(&["recall", "recall counts batches"]).ok();
+    }
+    assert_eq!(env.git(&["rev-parse", "refs/notes/mem"]).ok().stdout, before);
+    assert_ne!(env.git(&["rev-parse", "-q", "--verify", "refs/notes/mem-meta"]).code, 0);
+    env.run(&["verify", "--repair"]).ok();
+    let meta = env.git(&["notes", "--ref=mem-meta", "list"]).ok().stdout;
+    let object = meta.split_whitespace().nth(1).expect("meta note").to_string();
+    let body = env.git(&["notes", "--ref=mem-meta", "show", &object]).ok().stdout;
+    assert!(body.contains("activation_count = 3"), "{body}");
+}
+
+#[test]
 fn update_and_delete_reach_the_notes() {
     let env = TestEnv::new();
     let id = env.capture("decisions", "Use MySQL for storage");

@@ -456,9 +456,20 @@ mod tests {
         assert_eq!(r.recency_half_life_days, 14.0);
         assert_eq!(r.warm_threshold, 0.4);
         assert_eq!(r.hot_threshold, 0.9, "explicit keys win over the preset");
-        assert_eq!(loaded.entries["retention.warm_threshold"].1, Source::Preset("responsive".into()));
-        let bad = load(Some((Path::new("c.toml"), "[retention]\npreset = \"eager\"\n")), &[], &[]);
-        assert!(bad.expect_err("unknown preset").to_string().contains("conservative or responsive"));
+        assert_eq!(
+            loaded.entries["retention.warm_threshold"].1,
+            Source::Preset("responsive".into())
+        );
+        let bad = load(
+            Some((Path::new("c.toml"), "[retention]\npreset = \"eager\"\n")),
+            &[],
+            &[],
+        );
+        assert!(
+            bad.expect_err("unknown preset")
+                .to_string()
+                .contains("conservative or responsive")
+        );
         let order = "[retention]\nwarm_threshold = 0.8\n";
         assert!(load(Some((Path::new("c.toml"), order)), &[], &[]).is_err());
     }

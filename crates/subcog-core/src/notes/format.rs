@@ -23,6 +23,12 @@ pub const MEMORY_FORMAT: &str = "memory/1";
 pub const META_FORMAT: &str = "meta/1";
 
 const FENCE: &str = "+++";
+const MAX_FENCE_CANDIDATES: usize = 8;
+
+#[derive(Deserialize)]
+struct FormatTag {
+    subcog: String,
+}
 
 #[derive(Debug, Serialize, Deserialize)]
 struct MemoryFront {
@@ -122,7 +128,12 @@ fn split<T: for<'de> Deserialize<'de>>(text: &str) -> Result<(T, &str), ParseErr
         .ok_or_else(|| bad("missing the opening +++ line of the front matter"))?;
     let mut last_err = bad("missing the closing +++ line of the front matter");
     let mut from = 0;
-    while let Some(pos) = rest.get(from..).and_then(|r| r.find("\n+++")).map(|p| p + from) {
+    // A `+++` line inside a TOML string is rare; bounding the candidates keeps a hostile
+    // note with thousands of them from costing quadratic time.
+    let mut candidates = 0;
+    while candidates < MAX_FENCE_CANDIDATES
+        && let Some(pos) = rest.get(from..).and_then(|r| r.find("\n+++")).map(|p| p + from)
+    {
         let front = rest.get(..=pos).unwrap_or_default();
         let after = rest.get(pos + 4..).unwrap_or_default();
         let after = if let Some(a) = after.strip_prefix("\r\n") {
@@ -135,6 +146,7 @@ fn split<T: for<'de> Deserialize<'de>>(text: &str) -> Result<(T, &str), ParseErr
             None
         };
         if let Some(body) = after {
+            candidates += 1;
             match toml::from_str::<T>(front) {
                 Ok(t) => return Ok((t, body)),
                 Err(e) => last_err = bad(format!("front matter: {}", e.message())),
@@ -187,6 +199,9 @@ pub fn memory_note(m: &Memory) -> String {
 /// notes may come from another machine.
 pub fn parse_memory_note(bytes: &[u8], anchor: git2::Oid, max_content: usize) -> Result<Memory, ParseError> {
     let text = std::str::from_utf8(bytes).map_err(|_| bad("not UTF-8"))?;
+    if let Ok((tag, _)) = split::<FormatTag>(text) {
+        check_format(&tag.subcog, "memory")?;
+    }
     let (front, body): (MemoryFront, &str) = split(text)?;
     check_format(&front.subcog, "memory")?;
     let id: MemoryId = front
@@ -229,7 +244,7 @@ pub fn parse_memory_note(bytes: &[u8], anchor: git2::Oid, max_content: usize) ->
     m.tags = tags;
     m.source = front.source.as_deref().map(redact);
     m.importance = importance;
-    m.created_by = front.created_by;
+    m.created_by = redact(&front.created_by);
     m.updated_at = updated_at.max(created_at);
     m.context = front.context.as_deref().map(redact);
     Ok(m)
@@ -276,6 +291,9 @@ impl MetaRecord {
     /// Parses a meta note attached to `anchor`.
     pub fn parse(bytes: &[u8], anchor: git2::Oid) -> Result<MetaRecord, ParseError> {
         let text = std::str::from_utf8(bytes).map_err(|_| bad("not UTF-8"))?;
+        if let Ok((tag, _)) = split::<FormatTag>(text) {
+            check_format(&tag.subcog, "meta")?;
+        }
         let (front, _): (MetaRecord, &str) = split(text)?;
         check_format(&front.subcog, "meta")?;
         let id: MemoryId = front
@@ -393,7 +411,7 @@ mod tests {
             ("no front matter", "opening +++"),
             ("+++\nid = 1\n", "closing +++"),
             ("+++\nsubcog = \"memory/1\"\n+++\n\nbody\n", "front matter"),
-            ("+++\nsubcog = \"memory/9\"\n+++\n\nbody\n", "front matter"),
+            ("+++\nsubcog = \"memory/9\"\n+++\n\nbody\n", "newer than this subcog"),
         ] {
             let err = parse_memory_note(text.as_bytes(), anchor, 1000).expect_err(text);
             assert!(err.0.contains(reason), "{text}: {err}");

@@ -13,6 +13,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use chrono::{DateTime, Utc};
 use git2::{Oid, Repository};
 
 use super::format::{self, MetaRecord};
@@ -55,8 +56,42 @@ fn issue(r: NotesRef, anchor: Oid, reason: String) -> NoteIssue {
     }
 }
 
-/// Picks between two versions of one record.
-fn choose(r: NotesRef, anchor: Oid, local: (Oid, &[u8]), remote: (Oid, &[u8]), stats: &mut MergeStats) -> Choice {
+/// What a merge needs to judge notes.
+#[derive(Debug, Clone, Copy)]
+pub struct MergeLimits {
+    /// Largest note read, in bytes.
+    pub note_bytes: usize,
+    /// Largest memory content accepted, in bytes.
+    pub max_content: usize,
+    /// Timestamps later than this are not believed (clock skew allowance past now).
+    pub horizon: DateTime<Utc>,
+}
+
+/// The `updated_at` a note claims, when it parses and is not in the future.
+fn stamp(r: NotesRef, anchor: Oid, bytes: &[u8], limits: &MergeLimits) -> Result<DateTime<Utc>, String> {
+    let at = if r == NotesRef::Memories {
+        format::parse_memory_note(bytes, anchor, limits.max_content)
+            .map(|m| m.updated_at)
+            .map_err(|e| e.0)?
+    } else {
+        format::updated_at_of(bytes).ok_or("no readable updated_at")?
+    };
+    if at > limits.horizon {
+        return Err(format!("updated_at {at} is in the future"));
+    }
+    Ok(at)
+}
+
+/// Picks between two versions of one record. A version that parses beats one that does
+/// not; then the newer `updated_at` wins; ties go to the larger blob id.
+fn choose(
+    r: NotesRef,
+    anchor: Oid,
+    local: (Oid, &[u8]),
+    remote: (Oid, &[u8]),
+    limits: &MergeLimits,
+    stats: &mut MergeStats,
+) -> Choice {
     let by_blob = |stats: &mut MergeStats| {
         if remote.0 > local.0 {
             Choice::Remote
@@ -65,8 +100,8 @@ fn choose(r: NotesRef, anchor: Oid, local: (Oid, &[u8]), remote: (Oid, &[u8]), s
             Choice::Local
         }
     };
-    match r {
-        NotesRef::Meta => match (MetaRecord::parse(local.1, anchor), MetaRecord::parse(remote.1, anchor)) {
+    if r == NotesRef::Meta {
+        return match (MetaRecord::parse(local.1, anchor), MetaRecord::parse(remote.1, anchor)) {
             (Ok(a), Ok(b)) => {
                 let merged = MetaRecord::merge(&a, &b).render().into_bytes();
                 if merged == local.1 {
@@ -86,54 +121,51 @@ fn choose(r: NotesRef, anchor: Oid, local: (Oid, &[u8]), remote: (Oid, &[u8]), s
             }
             (Err(_), Ok(_)) => Choice::Remote,
             (Err(_), Err(_)) => by_blob(stats),
-        },
-        _ => match (format::updated_at_of(local.1), format::updated_at_of(remote.1)) {
-            (Some(a), Some(b)) if a != b => {
-                if b > a {
-                    Choice::Remote
-                } else {
-                    stats.kept_local += 1;
-                    Choice::Local
-                }
-            }
-            (Some(_), None) => {
-                stats
-                    .issues
-                    .push(issue(r, anchor, "remote version has no readable updated_at".into()));
+        };
+    }
+    match (stamp(r, anchor, local.1, limits), stamp(r, anchor, remote.1, limits)) {
+        (Ok(a), Ok(b)) if a != b => {
+            if b > a {
+                Choice::Remote
+            } else {
                 stats.kept_local += 1;
                 Choice::Local
             }
-            (None, Some(_)) => Choice::Remote,
-            _ => by_blob(stats),
-        },
+        }
+        (Ok(_), Err(e)) => {
+            stats.issues.push(issue(r, anchor, format!("remote version: {e}")));
+            stats.kept_local += 1;
+            Choice::Local
+        }
+        (Err(_), Ok(_)) => Choice::Remote,
+        _ => by_blob(stats),
     }
 }
 
-/// A remote note with any secrets redacted; `None` when it is clean or unparsable.
+/// A remote note with any secrets redacted; `None` when it is clean.
 fn redacted(r: NotesRef, anchor: Oid, bytes: &[u8], max_content: usize) -> Option<Vec<u8>> {
     let text = std::str::from_utf8(bytes).ok()?;
-    if secrets::redact(text, false).redactions.is_empty() {
+    let whole = secrets::redact(text, false);
+    if whole.redactions.is_empty() {
         return None;
     }
-    match r {
-        NotesRef::Memories => format::parse_memory_note(bytes, anchor, max_content)
-            .ok()
-            .map(|m| format::memory_note(&m).into_bytes()),
-        // Other records are structured data without free text from users; redact whole.
-        _ => Some(secrets::redact(text, false).text.into_bytes()),
+    if r == NotesRef::Memories
+        && let Ok(m) = format::parse_memory_note(bytes, anchor, max_content)
+    {
+        // Re-rendering keeps the note well formed; every text field was redacted on parse.
+        let clean = format::memory_note(&m);
+        if secrets::redact(&clean, false).redactions.is_empty() {
+            return Some(clean.into_bytes());
+        }
     }
+    // Anything else (other records, notes this build cannot parse) is redacted as text.
+    Some(whole.text.into_bytes())
 }
 
 impl NotesRepo {
     /// Merges `refs/notes/remotes/<remote>/<ref>` into the local ref. Concurrent local
     /// writes are not lost: the merge is recomputed if the local ref moves meanwhile.
-    pub fn merge_tracking(
-        &self,
-        r: NotesRef,
-        remote: &str,
-        limit: usize,
-        max_content: usize,
-    ) -> Result<MergeStats, NotesError> {
+    pub fn merge_tracking(&self, r: NotesRef, remote: &str, limits: &MergeLimits) -> Result<MergeStats, NotesError> {
         let _span = tracing::info_span!("notes.merge", refname = r.short(), remote).entered();
         let repo = self.lock()?;
         let tracking = r.tracking_refname(remote);
@@ -150,7 +182,7 @@ impl NotesRepo {
             {
                 return Ok(Plan::Unchanged);
             }
-            plan_merge(repo, r, local_tip, remote_tip, limit, max_content, &mut stats)
+            plan_merge(repo, r, local_tip, remote_tip, limits, &mut stats)
         };
         let old_tip = super::tip_of(&repo, &r.refname()).map_err(|e| self.err(e))?;
         let new_tip = self.update_ref(&repo, &r.refname(), &message, &mut plan)?;
@@ -172,10 +204,10 @@ fn plan_merge(
     r: NotesRef,
     local_tip: Option<Oid>,
     remote_tip: Oid,
-    limit: usize,
-    max_content: usize,
+    limits: &MergeLimits,
     stats: &mut MergeStats,
 ) -> Result<Plan, git2::Error> {
+    let limit = limits.note_bytes;
     let remote_tree = repo.find_commit(remote_tip)?.tree()?;
     let remote_notes = tree::list_notes(repo, &remote_tree)?;
     let local_tree = local_tip
@@ -203,15 +235,21 @@ fn plan_merge(
         let remote_bytes = match read(remote_blob)? {
             Ok(b) => b,
             Err(size) => {
+                // Too large to read here, but another machine may accept it: keep it as it
+                // is (never indexed here) rather than drop it from the shared history.
                 stats.issues.push(issue(
                     r,
                     anchor,
                     format!("remote note is {size} bytes, over the limit of {limit}"),
                 ));
+                if !local_notes.contains_key(&anchor) {
+                    stats.added += 1;
+                    take(anchor, remote_blob, &mut notes);
+                }
                 continue;
             }
         };
-        let remote_bytes = match redacted(r, anchor, &remote_bytes, max_content) {
+        let remote_bytes = match redacted(r, anchor, &remote_bytes, limits.max_content) {
             Some(clean) => {
                 stats.redacted += 1;
                 clean
@@ -220,7 +258,7 @@ fn plan_merge(
         };
         let remote_blob = repo.blob(&remote_bytes)?;
         if r == NotesRef::Memories
-            && let Err(e) = format::parse_memory_note(&remote_bytes, anchor, max_content)
+            && let Err(e) = format::parse_memory_note(&remote_bytes, anchor, limits.max_content)
         {
             stats.issues.push(issue(r, anchor, e.0));
         }
@@ -237,6 +275,7 @@ fn plan_merge(
                     anchor,
                     (local_blob, &local_bytes),
                     (remote_blob, &remote_bytes),
+                    limits,
                     stats,
                 ) {
                     Choice::Local => {}

@@ -24,6 +24,14 @@ fn edit(id: &str, body: &str) -> NoteEdit {
 
 const MEM: &str = "refs/notes/mem";
 
+fn limits() -> merge::MergeLimits {
+    merge::MergeLimits {
+        note_bytes: 1 << 20,
+        max_content: 1 << 20,
+        horizon: chrono::Utc::now() + chrono::Duration::days(1),
+    }
+}
+
 #[test]
 fn notes_are_written_with_one_level_of_fanout_and_read_back() {
     let (dir, notes) = repo();
@@ -186,7 +194,7 @@ fn merges_union_records_and_keep_the_newer_version() {
         .expect("local edit");
 
     let stats = notes
-        .merge_tracking(NotesRef::Memories, "origin", 1 << 20, 1 << 20)
+        .merge_tracking(NotesRef::Memories, "origin", &limits())
         .expect("merge");
     assert_eq!((stats.added, stats.updated), (1, 1), "{stats:?}");
     let entries = notes.entries(MEM).expect("entries");
@@ -201,7 +209,7 @@ fn merges_union_records_and_keep_the_newer_version() {
     let tip = notes.tip(MEM).expect("tip").expect("some");
     assert!(notes.contains(tip, remote_tip).expect("contains"));
     let again = notes
-        .merge_tracking(NotesRef::Memories, "origin", 1 << 20, 1 << 20)
+        .merge_tracking(NotesRef::Memories, "origin", &limits())
         .expect("merge");
     assert!(!again.changed);
 }

@@ -81,7 +81,10 @@ impl SqliteStore {
             values.push(Value::Text(timestamp::to_storage(*expected)));
             edits += tx
                 .execute(
-                    &format!("UPDATE memories SET {} WHERE id = ? AND updated_at = ?", sets.join(", ")),
+                    &format!(
+                        "UPDATE memories SET {} WHERE id = ? AND updated_at = ?",
+                        sets.join(", ")
+                    ),
                     params_from_iter(values),
                 )
                 .map_err(e)?;
@@ -99,10 +102,12 @@ impl SqliteStore {
             .map_err(e)?;
         }
         for id in &w.removed_summaries {
-            tx.execute("DELETE FROM memory_summaries WHERE id = ?1", [id]).map_err(e)?;
+            tx.execute("DELETE FROM memory_summaries WHERE id = ?1", [id])
+                .map_err(e)?;
         }
         for source in &w.edge_sources {
-            tx.execute("DELETE FROM edges WHERE source_id = ?1", [source]).map_err(e)?;
+            tx.execute("DELETE FROM edges WHERE source_id = ?1", [source])
+                .map_err(e)?;
         }
         for edge in &w.edges {
             tx.execute(
@@ -120,7 +125,8 @@ impl SqliteStore {
             .map_err(e)?;
         }
         for id in &w.supersession_scope {
-            tx.execute("DELETE FROM supersessions WHERE superseded_id = ?1", [id]).map_err(e)?;
+            tx.execute("DELETE FROM supersessions WHERE superseded_id = ?1", [id])
+                .map_err(e)?;
         }
         for s in &w.supersessions {
             tx.execute(

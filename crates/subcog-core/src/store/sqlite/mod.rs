@@ -21,8 +21,8 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 
 use super::{
-    BeforeCommit, BeforeInsertCommit, ConsolidationWrite, EmbeddingCount, RecordedTransition, InsertOutcome, ListOrder, MemoryFilter, PutOutcome, Store,
-    StoreError, StoreStats, Vectors,
+    BeforeCommit, BeforeInsertCommit, ConsolidationWrite, EmbeddingCount, InsertOutcome, ListOrder, MemoryFilter,
+    PutOutcome, RecordedTransition, Store, StoreError, StoreStats, Vectors,
 };
 use crate::embed::EmbeddingModel;
 use crate::model::{ConsolidationResult, Memory, MemoryEdge, MemoryId, MemorySummary, ScoredMemory, Supersession};
@@ -336,12 +336,20 @@ impl Store for SqliteStore {
             .map_err(|e| self.err(e))?;
         let mut outcomes = Vec::with_capacity(memories.len());
         let select = format!("SELECT {} FROM memories m WHERE m.id = ?1", rows::select_list("m"));
+        // Recall counts written by other processes since the notes were read are kept.
+        let n = rows::COLUMNS.len();
         let update = format!(
-            "UPDATE memories SET {} WHERE id = ?",
+            "UPDATE memories SET {} WHERE id = ?{n}",
             rows::COLUMNS
                 .iter()
+                .enumerate()
                 .skip(1)
-                .map(|c| format!("{c} = ?"))
+                .map(|(i, c)| match *c {
+                    "activation_count" => format!("activation_count = max(activation_count, ?{i})"),
+                    "last_accessed" =>
+                        format!("last_accessed = coalesce(max(last_accessed, ?{i}), last_accessed, ?{i})"),
+                    c => format!("{c} = ?{i}"),
+                })
                 .collect::<Vec<_>>()
                 .join(", ")
         );
@@ -354,7 +362,9 @@ impl Store for SqliteStore {
                     None => None,
                 }
             };
-            if existing.as_ref() == Some(m) {
+            // Same record, or the index already holds a newer version (an edit that landed
+            // after the notes were read): keep the row.
+            if existing.as_ref() == Some(m) || existing.as_ref().is_some_and(|e| e.updated_at > m.updated_at) {
                 outcomes.push(PutOutcome::Unchanged);
                 continue;
             }
