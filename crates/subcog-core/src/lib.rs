@@ -8,10 +8,12 @@
 pub mod capture;
 pub mod clock;
 pub mod config;
+pub mod consolidate;
 pub mod content;
 pub mod embed;
 pub mod error;
 pub mod eval;
+pub mod events;
 pub mod location;
 pub mod manage;
 pub mod model;

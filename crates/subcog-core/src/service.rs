@@ -67,6 +67,7 @@ pub struct Subcog {
     scopes: [Scope; 2],
     notes: [OnceLock<Arc<crate::notes::NotesRepo>>; 2],
     embedder: OnceLock<EmbedderState>,
+    events: crate::events::EventBus,
 }
 
 impl std::fmt::Debug for Subcog {
@@ -94,6 +95,7 @@ impl Subcog {
             scopes,
             notes: [OnceLock::new(), OnceLock::new()],
             embedder: OnceLock::new(),
+            events: crate::events::EventBus::default(),
         }
     }
 
@@ -158,6 +160,16 @@ impl Subcog {
             EmbedderState::Ready(e) => Some(e.clone()),
             EmbedderState::Unavailable(_) => None,
         }
+    }
+
+    /// The in-process event bus (consolidation and other services publish on it).
+    pub fn events(&self) -> &crate::events::EventBus {
+        &self.events
+    }
+
+    /// The clock every "now" comes from.
+    pub fn clock(&self) -> &Arc<dyn Clock> {
+        &self.clock
     }
 
     /// The effective configuration.

@@ -21,6 +21,18 @@ impl MemoryId {
         MemoryId(Ulid::from_parts(ms, Ulid::generate().random()))
     }
 
+    /// A deterministic id: time part `at`, random part from a hash of `seed`. Used for
+    /// records derived from another (a promoted copy), so re-running makes the same id.
+    pub fn derived(at: DateTime<Utc>, seed: &str) -> Self {
+        use sha2::{Digest, Sha256};
+        let ms = u64::try_from(at.timestamp_millis()).unwrap_or(0);
+        let digest = Sha256::digest(seed.as_bytes());
+        let mut bytes = [0u8; 16];
+        bytes.copy_from_slice(&digest[..16]);
+        let random = u128::from_be_bytes(bytes) & ((1u128 << 80) - 1);
+        MemoryId(Ulid::from_parts(ms, random))
+    }
+
     /// The underlying ULID.
     pub fn ulid(&self) -> Ulid {
         self.0

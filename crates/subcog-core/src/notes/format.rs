@@ -356,6 +356,43 @@ impl MetaRecord {
     }
 }
 
+#[derive(Serialize)]
+struct RecordOut<'a, T: Serialize> {
+    subcog: &'a str,
+    updated_at: String,
+    #[serde(flatten)]
+    record: &'a T,
+}
+
+#[derive(Deserialize)]
+struct RecordIn<T> {
+    subcog: String,
+    #[serde(flatten)]
+    record: T,
+}
+
+/// Renders a consolidation record (summary, edges of one node, run log) as a note whose
+/// front matter carries the format tag and `updated_at` (which decides merges).
+pub fn record_note<T: Serialize>(format: &str, updated_at: DateTime<Utc>, record: &T) -> String {
+    let out = RecordOut {
+        subcog: format,
+        updated_at: timestamp::to_storage(updated_at),
+        record,
+    };
+    wrap(&out, "")
+}
+
+/// Parses a note written by [`record_note`] with format family `family`.
+pub fn parse_record<T: for<'de> Deserialize<'de>>(bytes: &[u8], family: &str) -> Result<T, ParseError> {
+    let text = std::str::from_utf8(bytes).map_err(|_| bad("not UTF-8"))?;
+    if let Ok((tag, _)) = split::<FormatTag>(text) {
+        check_format(&tag.subcog, family)?;
+    }
+    let (front, _): (RecordIn<T>, &str) = split(text)?;
+    check_format(&front.subcog, family)?;
+    Ok(front.record)
+}
+
 /// The `updated_at` of a memory note, for merging; `None` when it does not parse.
 pub fn updated_at_of(bytes: &[u8]) -> Option<DateTime<Utc>> {
     #[derive(Deserialize)]
@@ -426,6 +463,34 @@ mod tests {
         let text = memory_note(&m);
         let back = parse_memory_note(text.as_bytes(), Anchor::memory(&m.id.to_string()).oid, 1 << 20).expect("parse");
         assert!(back.content.contains("[REDACTED"), "{}", back.content);
+    }
+
+    #[test]
+    fn records_round_trip_through_notes() {
+        use crate::model::{EdgeType, MemoryEdge};
+        #[derive(Debug, PartialEq, Serialize, Deserialize)]
+        struct Edges {
+            source_id: String,
+            edges: Vec<MemoryEdge>,
+        }
+        let e = Edges {
+            source_id: "a".into(),
+            edges: vec![MemoryEdge {
+                source_id: "a".into(),
+                target_id: "b".into(),
+                edge_type: EdgeType::DependsOn,
+                weight: 0.5,
+                reason: "\"blocked by\" names b".into(),
+                run_id: "run_1".into(),
+            }],
+        };
+        let at = Utc.with_ymd_and_hms(2024, 1, 2, 3, 4, 5).single().expect("date");
+        let text = record_note("edges/1", at, &e);
+        assert!(text.contains("subcog = \"edges/1\""), "{text}");
+        assert_eq!(updated_at_of(text.as_bytes()), Some(at));
+        let back: Edges = parse_record(text.as_bytes(), "edges").expect("parse");
+        assert_eq!(back, e);
+        assert!(parse_record::<Edges>(text.as_bytes(), "summary").is_err());
     }
 
     #[test]

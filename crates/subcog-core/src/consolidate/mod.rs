@@ -1,0 +1,265 @@
+//! Consolidation: scan → cluster → summarize → supersede → tier → edges → persist, with
+//! no LLM and no network (seeds 000–004).
+//!
+//! A run computes a plan (pure: memories, vectors and the clock in, writes out), saves it
+//! as a checkpoint, then applies it: notes first (idempotent), then one SQLite
+//! transaction that also marks the run complete. A run killed at any point is finished
+//! from its saved plan by the next run, so the end state is the one an uninterrupted run
+//! would have reached. A lock file keeps two runs of one scope apart.
+//!
+//! Incremental by nature: every stage is deterministic, and only what differs from the
+//! stored state is written (summaries of unchanged clusters, unchanged scores and edges
+//! are left alone); `full` additionally rewrites every summary.
+
+mod apply;
+mod cluster;
+mod edges;
+mod plan;
+mod rules;
+mod summarize;
+mod supersede;
+mod terms;
+
+use std::fs::{File, OpenOptions};
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+
+use crate::error::{Error, Result};
+use crate::events::Event;
+use crate::model::{ConsolidationResult, Domain, Namespace, Phase};
+use crate::service::{ScopeKind, Subcog};
+use crate::store::ListOrder;
+
+pub use plan::ScopePlan;
+
+/// What to consolidate and how.
+#[derive(Debug, Clone, Default)]
+pub struct ConsolidateOptions {
+    /// Recompute every summary, not only those of changed clusters.
+    pub full: bool,
+    /// Compute and report; write nothing.
+    pub dry_run: bool,
+    /// Only these namespaces (empty: all).
+    pub namespaces: Vec<Namespace>,
+    /// Only this domain's scope (project, or user/org).
+    pub domain: Option<Domain>,
+    /// Only memories created at or after.
+    pub since: Option<DateTime<Utc>>,
+    /// Only memories created before.
+    pub until: Option<DateTime<Utc>>,
+    /// What started the run (`manual`, `threshold`, `schedule`, `session_end`).
+    pub trigger: String,
+    /// Run only when due (enough new memories, the interval elapsed, or the schedule fired).
+    pub if_due: bool,
+}
+
+impl ConsolidateOptions {
+    fn scoped(&self) -> bool {
+        !self.namespaces.is_empty() || self.since.is_some() || self.until.is_some()
+    }
+
+    fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        if !self.namespaces.is_empty() {
+            let ns: Vec<&str> = self.namespaces.iter().map(Namespace::as_str).collect();
+            parts.push(format!("namespace {}", ns.join(",")));
+        }
+        if let Some(d) = self.domain {
+            parts.push(format!("domain {d}"));
+        }
+        if let Some(s) = self.since {
+            parts.push(format!("since {}", s.format("%Y-%m-%d")));
+        }
+        if let Some(u) = self.until {
+            parts.push(format!("until {}", u.format("%Y-%m-%d")));
+        }
+        if parts.is_empty() {
+            "all".into()
+        } else {
+            parts.join(", ")
+        }
+    }
+}
+
+/// What a call to [`Subcog::consolidate`] did, per scope.
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+pub enum ScopeOutcome {
+    /// The run finished (or, for a dry run, was computed).
+    Completed {
+        /// Its result.
+        result: Box<ConsolidationResult>,
+        /// A crashed earlier run that was finished first, if any.
+        resumed: Option<String>,
+    },
+    /// Another run holds this scope's lock; nothing was done.
+    Busy {
+        /// The scope.
+        scope: String,
+    },
+    /// `if_due` and not due.
+    NotDue {
+        /// The scope.
+        scope: String,
+        /// Why not.
+        reason: String,
+    },
+}
+
+/// Reports progress: the stage, and `(done, total)` within it.
+pub type StageProgress<'a> = &'a mut dyn FnMut(Phase, usize, usize);
+
+impl Subcog {
+    /// Consolidates each scope the options select (project, then user).
+    pub fn consolidate(&self, opts: &ConsolidateOptions, progress: StageProgress<'_>) -> Result<Vec<ScopeOutcome>> {
+        let scopes: Vec<ScopeKind> = match opts.domain {
+            Some(d) => vec![ScopeKind::for_domain(d)],
+            None => vec![ScopeKind::Project, ScopeKind::User],
+        };
+        let mut out = Vec::new();
+        for scope in scopes {
+            if self.store_for_read(scope)?.is_none() {
+                continue;
+            }
+            out.push(self.consolidate_scope(scope, opts, progress)?);
+        }
+        Ok(out)
+    }
+
+    fn consolidate_scope(
+        &self,
+        scope: ScopeKind,
+        opts: &ConsolidateOptions,
+        progress: StageProgress<'_>,
+    ) -> Result<ScopeOutcome> {
+        let span = tracing::info_span!("consolidation.run", scope = scope.as_str(), dry_run = opts.dry_run);
+        let _guard = span.enter();
+        let store = self.store_for_write(scope)?;
+        let now = crate::timestamp::canonical(self.clock.now());
+        if opts.dry_run {
+            let plan = self.plan_scope(scope, opts, now, progress)?;
+            return Ok(ScopeOutcome::Completed {
+                result: Box::new(plan.result),
+                resumed: None,
+            });
+        }
+        let Some(_lock) = self.lock_scope(scope)? else {
+            return Ok(ScopeOutcome::Busy {
+                scope: scope.as_str().into(),
+            });
+        };
+        let resumed = match store.unfinished_run()? {
+            Some((result, plan)) => {
+                tracing::warn!(run_id = %result.run_id, "finishing a run that was interrupted");
+                let plan: ScopePlan = serde_json::from_str(&plan).map_err(|e| Error::Io {
+                    context: format!("saved plan of run {}", result.run_id),
+                    source: std::io::Error::other(e),
+                })?;
+                self.apply_plan(scope, plan, progress)?;
+                Some(result.run_id)
+            }
+            None => None,
+        };
+        if opts.if_due
+            && let Some(reason) = self.not_due(scope, now)?
+        {
+            return Ok(ScopeOutcome::NotDue {
+                scope: scope.as_str().into(),
+                reason,
+            });
+        }
+        let plan = self.plan_scope(scope, opts, now, progress)?;
+        let json = serde_json::to_string(&plan).map_err(|e| Error::Io {
+            context: "saving the consolidation plan".into(),
+            source: std::io::Error::other(e),
+        })?;
+        store.save_run(&plan.result, Some(&json))?;
+        let result = self.apply_plan(scope, plan, progress)?;
+        self.events().publish(Event::ConsolidationCompleted {
+            run_id: result.run_id.clone(),
+            scope: scope.as_str().into(),
+            memories_processed: result.memories_processed,
+            clusters_formed: result.clusters_found,
+            supersessions_detected: result.supersessions_detected,
+            edges_extracted: result.edges,
+            tier_transitions: result.tier_transitions.len(),
+        });
+        Ok(ScopeOutcome::Completed {
+            result: Box::new(result),
+            resumed,
+        })
+    }
+
+    /// Takes the scope's run lock; `None` when another process holds it.
+    fn lock_scope(&self, scope: ScopeKind) -> Result<Option<File>> {
+        let dir = self
+            .scope_path(scope)
+            .parent()
+            .map(std::path::Path::to_path_buf)
+            .unwrap_or_default();
+        let path = dir.join("consolidate.lock");
+        let file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(|e| Error::Io {
+                context: format!("cannot open {}", path.display()),
+                source: e,
+            })?;
+        match file.try_lock() {
+            Ok(()) => Ok(Some(file)),
+            Err(std::fs::TryLockError::WouldBlock) => Ok(None),
+            Err(std::fs::TryLockError::Error(e)) => Err(Error::Io {
+                context: format!("cannot lock {}", path.display()),
+                source: e,
+            }),
+        }
+    }
+
+    /// Why a scope is not due for a run, or `None` when it is.
+    pub fn not_due(&self, scope: ScopeKind, now: DateTime<Utc>) -> Result<Option<String>> {
+        let Some(store) = self.store_for_read(scope)? else {
+            return Ok(Some("no memories yet".into()));
+        };
+        let last = store
+            .runs(50)?
+            .into_iter()
+            .find(|r| r.completed_at.is_some() && !r.dry_run);
+        let Some(last) = last else {
+            return Ok(None);
+        };
+        let cfg = &self.config.consolidation;
+        let since_filter = crate::store::MemoryFilter {
+            since: Some(last.started_at),
+            ..Default::default()
+        };
+        let new = store.list(&since_filter, ListOrder::NewestFirst, None)?.len();
+        if new >= cfg.auto_trigger_threshold.max(1) {
+            return Ok(None);
+        }
+        let hours = (now - last.started_at).num_hours();
+        if hours >= i64::try_from(cfg.min_interval_hours).unwrap_or(i64::MAX) {
+            return Ok(None);
+        }
+        if !cfg.schedule.trim().is_empty()
+            && let Ok(s) = crate::schedule::Schedule::parse(&cfg.schedule)
+            && s.last_at_or_before(now).is_some_and(|fired| fired > last.started_at)
+        {
+            return Ok(None);
+        }
+        Ok(Some(format!(
+            "{new} new memories since the last run {hours} h ago (runs at {} new or after {} h)",
+            cfg.auto_trigger_threshold, cfg.min_interval_hours
+        )))
+    }
+
+    /// Recent runs of a scope, newest first.
+    pub fn runs(&self, scope: ScopeKind, limit: usize) -> Result<Vec<ConsolidationResult>> {
+        match self.store_for_read(scope)? {
+            Some(store) => Ok(store.runs(limit)?),
+            None => Ok(Vec::new()),
+        }
+    }
+}

@@ -1,0 +1,540 @@
+//! Computing a run: every stage as a pure step from the stored state to a [`ScopePlan`].
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::time::Instant;
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use super::cluster::cluster;
+use super::edges::{EdgeInput, extract};
+use super::supersede::{Pair, has_marker, judge_pair};
+use super::terms::salient;
+use super::{ConsolidateOptions, StageProgress, rules, summarize};
+use crate::embed::{EmbeddingModel, dot};
+use crate::error::Result;
+use crate::model::{
+    ConsolidationResult, Domain, Memory, MemoryEdge, MemoryId, MemorySummary, Phase, RetentionScore, RunAction, Status,
+    Supersession, SupersessionKind, Tier, TierTransition,
+};
+use crate::retention::{Retention, is_pinned};
+use crate::service::{EmbedderState, ScopeKind, Subcog};
+use crate::store::{ConsolidationWrite, ListOrder, MemoryFilter, Store};
+
+/// Everything one run will write to one scope; saved before it is applied.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ScopePlan {
+    /// The run's result (completed when applied).
+    pub result: ConsolidationResult,
+    /// The index writes (mirrored to the notes when applied).
+    pub write: ConsolidationWrite,
+    /// Copies of project patterns for the user scope.
+    pub promotions: Vec<Memory>,
+}
+
+/// Scores are stored to three decimals, so a rerun at the same moment changes nothing and
+/// tiny drifts do not rewrite every memory.
+fn round3(x: f32) -> f32 {
+    (x * 1000.0).round() / 1000.0
+}
+
+fn rounded(r: RetentionScore) -> RetentionScore {
+    RetentionScore {
+        overall: round3(r.overall),
+        recency: round3(r.recency),
+        activation: round3(r.activation),
+        importance: round3(r.importance),
+        supersession_penalty: round3(r.supersession_penalty),
+    }
+}
+
+/// A summary without the fields that change on every write, for comparison.
+fn content_of(s: &MemorySummary) -> MemorySummary {
+    let mut c = s.clone();
+    c.run_id = String::new();
+    c.created_at = DateTime::<Utc>::MIN_UTC;
+    c.updated_at = DateTime::<Utc>::MIN_UTC;
+    c
+}
+
+fn edge_key(e: &MemoryEdge) -> (String, String, String, u32, String) {
+    (
+        e.source_id.clone(),
+        e.target_id.clone(),
+        e.edge_type.to_string(),
+        (e.weight * 1000.0).round() as u32,
+        e.reason.clone(),
+    )
+}
+
+impl Subcog {
+    /// The embedding model whose stored vectors clustering uses: the installed model, else
+    /// the model with the most stored vectors.
+    fn vector_model(&self, store: &dyn Store) -> Result<Option<EmbeddingModel>> {
+        if let EmbedderState::Ready(e) = self.embedder_state() {
+            return Ok(Some(e.model().clone()));
+        }
+        Ok(store
+            .embedding_counts()?
+            .into_iter()
+            .max_by_key(|c| c.count)
+            .map(|c| EmbeddingModel {
+                id: c.model_id,
+                dim: c.dim,
+            }))
+    }
+
+    /// Runs every stage for one scope and returns what to write.
+    pub(crate) fn plan_scope(
+        &self,
+        scope: ScopeKind,
+        opts: &ConsolidateOptions,
+        now: DateTime<Utc>,
+        progress: StageProgress<'_>,
+    ) -> Result<ScopePlan> {
+        let cfg = &self.config.consolidation;
+        let store = self.store_for_write(scope)?;
+        let run_id = format!("run_{}", MemoryId::at(now));
+        let mut stage_ms: Vec<(String, u64)> = Vec::new();
+        let mut clock = Instant::now();
+        let mut lap = |name: &str, stage_ms: &mut Vec<(String, u64)>| {
+            stage_ms.push((name.to_string(), clock.elapsed().as_millis() as u64));
+            clock = Instant::now();
+        };
+
+        // 1. scan
+        let span = tracing::info_span!("consolidation.scan").entered();
+        progress(Phase::Scan, 0, 1);
+        let filter = MemoryFilter {
+            statuses: vec![Status::Active, Status::Superseded, Status::Archived],
+            namespaces: opts.namespaces.clone(),
+            since: opts.since,
+            until: opts.until,
+            ..Default::default()
+        };
+        let memories = store.list(&filter, ListOrder::OldestFirst, None)?;
+        let ms: Vec<&Memory> = memories.iter().collect();
+        let model = self.vector_model(&*store)?;
+        let mut vectors: HashMap<MemoryId, Vec<f32>> = match &model {
+            Some(m) => store.vectors(m)?.into_iter().collect(),
+            None => HashMap::new(),
+        };
+        vectors.retain(|id, _| memories.iter().any(|m| m.id == *id));
+        let vec_of: Vec<Option<&[f32]>> = ms.iter().map(|m| vectors.get(&m.id).map(Vec::as_slice)).collect();
+        let terms: Vec<BTreeSet<String>> = ms.iter().map(|m| salient(&m.content)).collect();
+        progress(Phase::Scan, 1, 1);
+        drop(span);
+        lap("scan", &mut stage_ms);
+
+        // 2. cluster
+        let span = tracing::info_span!("consolidation.cluster", memories = ms.len()).entered();
+        progress(Phase::Cluster, 0, 1);
+        let with: Vec<usize> = (0..ms.len()).filter(|&i| vec_of[i].is_some()).collect();
+        let with_vecs: Vec<&[f32]> = with.iter().filter_map(|&i| vec_of[i]).collect();
+        let with_ids: Vec<String> = with.iter().map(|&i| ms[i].id.to_string()).collect();
+        let near_threshold = cfg.merge_similarity.min(cfg.relates_to_similarity);
+        let (clusters, near_local) = cluster(
+            &with_vecs,
+            &with_ids,
+            cfg.cluster_threshold,
+            cfg.min_cluster_size,
+            cfg.max_cluster_size.max(cfg.min_cluster_size),
+            near_threshold,
+        );
+        let clusters: Vec<(String, Vec<usize>, f32)> = clusters
+            .into_iter()
+            .map(|c| (c.id, c.members.into_iter().map(|k| with[k]).collect(), c.coherence))
+            .collect();
+        let near: Vec<(usize, usize, f32)> = near_local.into_iter().map(|(a, b, s)| (with[a], with[b], s)).collect();
+        let mut cluster_of: Vec<Option<usize>> = vec![None; ms.len()];
+        for (k, (_, members, _)) in clusters.iter().enumerate() {
+            for &i in members {
+                cluster_of[i] = Some(k);
+            }
+        }
+        progress(Phase::Cluster, 1, 1);
+        drop(span);
+        lap("cluster", &mut stage_ms);
+
+        // 4 before 3: summaries name the superseded facts, so supersession comes first.
+        let span = tracing::info_span!("consolidation.supersede").entered();
+        let sim = |i: usize, j: usize| match (vec_of[i], vec_of[j]) {
+            (Some(a), Some(b)) => dot(a, b),
+            _ => super::terms::jaccard(&terms[i], &terms[j]),
+        };
+        let mut best: BTreeMap<usize, (usize, super::supersede::Verdict)> = BTreeMap::new();
+        let mut contradictions: Vec<(usize, usize, String)> = Vec::new();
+        let marked: Vec<usize> = (0..ms.len()).filter(|&i| has_marker(&ms[i].content)).collect();
+        for (done, &i) in marked.iter().enumerate() {
+            progress(Phase::Supersession, done, marked.len());
+            for j in 0..ms.len() {
+                if i == j
+                    || ms[j].domain != ms[i].domain
+                    || (ms[j].created_at, ms[j].id) >= (ms[i].created_at, ms[i].id)
+                {
+                    continue;
+                }
+                // Every judgement needs a shared topic word; most pairs have none.
+                if terms[i].is_disjoint(&terms[j]) {
+                    continue;
+                }
+                let similarity = sim(i, j);
+                let same_cluster = cluster_of[i].is_some() && cluster_of[i] == cluster_of[j];
+                let pair = Pair {
+                    newer: ms[i],
+                    older: ms[j],
+                    new_terms: &terms[i],
+                    old_terms: &terms[j],
+                    similarity,
+                    same_cluster,
+                };
+                if ms[i].namespace == ms[j].namespace {
+                    if let Some(v) = judge_pair(&pair, cfg.supersession_similarity, false) {
+                        let better = best.get(&j).is_none_or(|(k, old)| {
+                            (v.confidence, ms[i].created_at) > (old.confidence, ms[*k].created_at)
+                        });
+                        if better {
+                            best.insert(j, (i, v));
+                        }
+                    }
+                } else if similarity >= cfg.supersession_similarity.max(0.5)
+                    && let Some(v) = judge_pair(&pair, cfg.supersession_similarity, true)
+                    && v.kind == SupersessionKind::Full
+                {
+                    contradictions.push((i, j, format!("{} (different namespaces)", v.reason)));
+                }
+            }
+        }
+        let merges = rules::merges(
+            &ms,
+            &|a, b| Some(sim(a, b)),
+            &near.iter().map(|&(a, b, _)| (a, b)).collect::<Vec<_>>(),
+            cfg,
+            now,
+        );
+        let mut supersessions: Vec<(usize, usize, Supersession)> = best
+            .into_iter()
+            .map(|(older, (newer, v))| {
+                let s = Supersession {
+                    superseder_id: ms[newer].id.to_string(),
+                    superseded_id: ms[older].id.to_string(),
+                    kind: v.kind,
+                    confidence: round3(v.confidence),
+                    reason: v.reason,
+                    method: "heuristic".into(),
+                };
+                (newer, older, s)
+            })
+            .collect();
+        let mut actions: Vec<RunAction> = Vec::new();
+        let mut merged_into: BTreeMap<usize, usize> = BTreeMap::new();
+        for &(newer, older, similarity) in &merges {
+            merged_into.insert(older, newer);
+            actions.push(RunAction {
+                action: "merge".into(),
+                memory_ids: vec![ms[newer].id.to_string(), ms[older].id.to_string()],
+                reason: format!("near-duplicate (similarity {similarity:.2}); kept the newer"),
+            });
+            if supersessions.iter().any(|(_, o, _)| *o == older) {
+                continue;
+            }
+            supersessions.push((
+                newer,
+                older,
+                Supersession {
+                    superseder_id: ms[newer].id.to_string(),
+                    superseded_id: ms[older].id.to_string(),
+                    kind: SupersessionKind::Full,
+                    confidence: round3(similarity),
+                    reason: format!("near-duplicate merged into the newer memory (similarity {similarity:.2})"),
+                    method: "merge".into(),
+                },
+            ));
+        }
+        supersessions.sort_by(|a, b| a.2.superseded_id.cmp(&b.2.superseded_id));
+        for (newer, older, s) in &supersessions {
+            if s.method == "heuristic" {
+                actions.push(RunAction {
+                    action: "supersede".into(),
+                    memory_ids: vec![ms[*newer].id.to_string(), ms[*older].id.to_string()],
+                    reason: format!("{}: {}", s.kind, s.reason),
+                });
+            }
+        }
+        drop(span);
+        lap("supersede", &mut stage_ms);
+
+        // 3. summarize
+        let span = tracing::info_span!("consolidation.summarize", clusters = clusters.len()).entered();
+        let existing: BTreeMap<String, MemorySummary> =
+            store.summaries()?.into_iter().map(|s| (s.id.clone(), s)).collect();
+        let mut summaries: Vec<MemorySummary> = Vec::new();
+        let mut written: Vec<MemorySummary> = Vec::new();
+        for (k, (cluster_id, members, coherence)) in clusters.iter().enumerate() {
+            progress(Phase::Summarize, k, clusters.len());
+            let member_refs: Vec<&Memory> = members.iter().map(|&i| ms[i]).collect();
+            let member_vecs: Vec<&[f32]> = members.iter().filter_map(|&i| vec_of[i]).collect();
+            let inside: Vec<Supersession> = supersessions
+                .iter()
+                .filter(|(n, o, _)| members.contains(n) && members.contains(o))
+                .map(|(_, _, s)| s.clone())
+                .collect();
+            let Some(mut s) = summarize::summarize(
+                cluster_id,
+                &member_refs,
+                &member_vecs,
+                &inside,
+                *coherence,
+                &run_id,
+                now,
+            ) else {
+                continue;
+            };
+            match existing.get(&s.id) {
+                Some(old) if !opts.full && content_of(old) == content_of(&s) => summaries.push(old.clone()),
+                Some(old) => {
+                    s.created_at = old.created_at;
+                    written.push(s.clone());
+                    summaries.push(s);
+                }
+                None => {
+                    written.push(s.clone());
+                    summaries.push(s);
+                }
+            }
+        }
+        let scan_ids: BTreeSet<String> = ms.iter().map(|m| m.id.to_string()).collect();
+        let kept: BTreeSet<&String> = summaries.iter().map(|s| &s.id).collect();
+        let removed_summaries: Vec<String> = existing
+            .values()
+            .filter(|s| !kept.contains(&s.id))
+            .filter(|s| !opts.scoped() || s.source_ids.iter().all(|id| scan_ids.contains(id)))
+            .map(|s| s.id.clone())
+            .collect();
+        for s in &written {
+            actions.push(RunAction {
+                action: "summary".into(),
+                memory_ids: s.source_ids.clone(),
+                reason: format!("\"{}\" ({} memories)", s.title, s.source_ids.len()),
+            });
+        }
+        drop(span);
+        lap("summarize", &mut stage_ms);
+
+        // 5. tier
+        let span = tracing::info_span!("consolidation.tier").entered();
+        let retention = Retention::new(&self.config.retention);
+        let superseded: BTreeMap<usize, (usize, SupersessionKind)> =
+            supersessions.iter().map(|(n, o, s)| (*o, (*n, s.kind))).collect();
+        let mut enrichment: Vec<Memory> = Vec::new();
+        let mut transitions: Vec<TierTransition> = Vec::new();
+        for (i, m) in ms.iter().enumerate() {
+            progress(Phase::Tier, i, ms.len());
+            let kind = superseded.get(&i).map(|(_, k)| *k);
+            let score = rounded(retention.score(m, kind, now));
+            let pinned = is_pinned(m);
+            let mut tier = retention.tier(score.overall, pinned);
+            let mut reason = format!("retention score {:.3}", score.overall);
+            if let Some(k) = kind {
+                reason = format!("{k} supersession; retention score {:.3}", score.overall);
+            }
+            if let Some(&keeper) = merged_into.get(&i) {
+                tier = Tier::Archived;
+                reason = format!("merged into {}", ms[keeper].id);
+            } else if let Some(why) = rules::stale(m, cfg, now) {
+                tier = Tier::Archived;
+                reason = why.clone();
+                if m.tier != Tier::Archived {
+                    actions.push(RunAction {
+                        action: "archive".into(),
+                        memory_ids: vec![m.id.to_string()],
+                        reason: why,
+                    });
+                }
+            }
+            if pinned && tier.rank() > Tier::Warm.rank() {
+                tier = Tier::Warm;
+                reason.push_str("; pinned, kept WARM");
+            }
+            let mut next = (*m).clone();
+            next.tier = tier;
+            next.retention = score;
+            next.superseded_by = superseded.get(&i).map(|(n, _)| ms[*n].id);
+            next.cluster_id = cluster_of[i].map(|k| clusters[k].0.clone());
+            if next.tier != m.tier {
+                transitions.push(TierTransition {
+                    memory_id: m.id.to_string(),
+                    from_tier: m.tier,
+                    to_tier: next.tier,
+                    reason,
+                    retention_score: score.overall,
+                });
+            }
+            if next.tier != m.tier
+                || next.retention != m.retention
+                || next.superseded_by != m.superseded_by
+                || next.cluster_id != m.cluster_id
+            {
+                enrichment.push(next);
+            }
+        }
+        drop(span);
+        lap("tier", &mut stage_ms);
+
+        // 6. edges
+        let span = tracing::info_span!("consolidation.edges").entered();
+        progress(Phase::Edges, 0, 1);
+        let plain: Vec<Supersession> = supersessions.iter().map(|(_, _, s)| s.clone()).collect();
+        let mut edges = extract(&EdgeInput {
+            memories: &ms,
+            near: &near,
+            supersessions: &plain,
+            summaries: &summaries,
+            contradictions: &contradictions,
+            relates_to: cfg.relates_to_similarity,
+            run_id: &run_id,
+        });
+
+        // Rule edits: tag unions of merge keepers, shortened verbose memories, promotions.
+        let mut edits: BTreeMap<usize, Memory> = BTreeMap::new();
+        for &(newer, older, _) in &merges {
+            let keeper = edits.entry(newer).or_insert_with(|| ms[newer].clone());
+            for t in &ms[older].tags {
+                if !keeper.tags.contains(t) {
+                    keeper.tags.push(t.clone());
+                }
+            }
+        }
+        for (i, m) in ms.iter().enumerate() {
+            if let Some(short) = rules::shorten_verbose(m, cfg, now) {
+                let e = edits.entry(i).or_insert_with(|| (*m).clone());
+                e.content = short;
+                e.content_hash = crate::content::content_hash(&e.content);
+                if !e.tags.iter().any(|t| t == "summarized") {
+                    e.tags.push("summarized".into());
+                }
+                actions.push(RunAction {
+                    action: "summarize_verbose".into(),
+                    memory_ids: vec![m.id.to_string()],
+                    reason: format!(
+                        "{} characters, older than {} days",
+                        m.content.chars().count(),
+                        cfg.verbose_min_age_days
+                    ),
+                });
+            }
+        }
+        let mut promotions = Vec::new();
+        if scope == ScopeKind::Project {
+            for (i, m) in ms.iter().enumerate() {
+                if !rules::promotable(m, cfg, now) {
+                    continue;
+                }
+                let mut copy = Memory::new(m.content.clone(), m.namespace.clone(), m.created_at);
+                copy.id = MemoryId::derived(m.created_at, &format!("promote:{}", m.id));
+                copy.summary = m.summary.clone();
+                copy.domain = Domain::User;
+                copy.tags = m.tags.clone();
+                copy.tags.push("promoted".into());
+                copy.source = Some(format!("promoted from project memory {}", m.id));
+                copy.created_by = "consolidation".into();
+                copy.importance = m.importance;
+                copy.updated_at = m.updated_at;
+                let e = edits.entry(i).or_insert_with(|| (*m).clone());
+                e.tags.push("promoted".into());
+                edges.push(MemoryEdge {
+                    source_id: m.id.to_string(),
+                    target_id: copy.id.to_string(),
+                    edge_type: crate::model::EdgeType::References,
+                    weight: 1.0,
+                    reason: "promoted to the user scope".into(),
+                    run_id: run_id.clone(),
+                });
+                actions.push(RunAction {
+                    action: "promote".into(),
+                    memory_ids: vec![m.id.to_string(), copy.id.to_string()],
+                    reason: format!("pattern recalled {} times", m.activation_count),
+                });
+                promotions.push(copy);
+            }
+        }
+        let edits: Vec<(Memory, DateTime<Utc>)> = edits
+            .into_iter()
+            .filter(|(i, e)| *e != *ms[*i])
+            .map(|(i, mut e)| {
+                let expected = ms[i].updated_at;
+                e.updated_at = now.max(expected + chrono::Duration::microseconds(1));
+                (e, expected)
+            })
+            .collect();
+
+        // Only sources whose edges changed are rewritten.
+        let mut old_by_source: BTreeMap<String, Vec<_>> = BTreeMap::new();
+        for e in store.edges(None)? {
+            old_by_source.entry(e.source_id.clone()).or_default().push(edge_key(&e));
+        }
+        let mut new_by_source: BTreeMap<String, Vec<_>> = BTreeMap::new();
+        for e in &edges {
+            new_by_source.entry(e.source_id.clone()).or_default().push(edge_key(e));
+        }
+        let mut sources: BTreeSet<String> = scan_ids.clone();
+        sources.extend(summaries.iter().map(|s| s.id.clone()));
+        sources.extend(removed_summaries.iter().cloned());
+        let edge_sources: Vec<String> = sources
+            .into_iter()
+            .filter(|s| {
+                let mut a = old_by_source.get(s).cloned().unwrap_or_default();
+                let mut b = new_by_source.get(s).cloned().unwrap_or_default();
+                a.sort();
+                b.sort();
+                a != b
+            })
+            .collect();
+        let changed: BTreeSet<&String> = edge_sources.iter().collect();
+        let edge_count = edges.len();
+        let edges: Vec<MemoryEdge> = edges.into_iter().filter(|e| changed.contains(&e.source_id)).collect();
+        progress(Phase::Edges, 1, 1);
+        drop(span);
+        lap("edges", &mut stage_ms);
+
+        let result = ConsolidationResult {
+            run_id,
+            trigger: if opts.trigger.is_empty() {
+                "manual".into()
+            } else {
+                opts.trigger.clone()
+            },
+            scope: format!("{}: {}", scope.as_str(), opts.describe()),
+            started_at: now,
+            completed_at: opts.dry_run.then_some(now),
+            phase: if opts.dry_run { Phase::Completed } else { Phase::Persist },
+            dry_run: opts.dry_run,
+            full: opts.full,
+            memories_processed: ms.len(),
+            clusters_found: clusters.len(),
+            summaries_created: written.len(),
+            supersessions_detected: supersessions.len(),
+            edges: edge_count,
+            tier_transitions: transitions.clone(),
+            actions,
+            memories_changed: enrichment.len() + edits.len(),
+            errors: Vec::new(),
+            stage_ms,
+        };
+        Ok(ScopePlan {
+            result,
+            write: ConsolidationWrite {
+                enrichment,
+                edits,
+                summaries: written,
+                removed_summaries,
+                edge_sources,
+                edges,
+                supersession_scope: scan_ids.into_iter().collect(),
+                supersessions: plain,
+                transitions,
+            },
+            promotions,
+        })
+    }
+}
