@@ -214,6 +214,7 @@ impl Subcog {
                 .then_with(|| b.memory.created_at.cmp(&a.memory.created_at))
                 .then_with(|| a.memory.id.cmp(&b.memory.id))
         });
+        place_replacements(&mut results, &stores, &filter)?;
         results.truncate(limit);
         span.record("result_count", results.len());
 
@@ -247,4 +248,63 @@ impl Subcog {
             mode,
         })
     }
+}
+
+/// Puts each superseded memory right below the memory that replaced it: the replacement is
+/// moved up, or pulled in when the query did not find it (if it passes the filters), so the
+/// current answer always comes first.
+fn place_replacements(
+    results: &mut Vec<RecallHit>,
+    stores: &[(ScopeKind, std::sync::Arc<dyn Store>)],
+    filter: &MemoryFilter,
+) -> Result<()> {
+    let passes = |m: &Memory| {
+        m.is_live()
+            && (filter.tiers.is_empty() || filter.tiers.contains(&m.tier))
+            && (filter.statuses.is_empty() || filter.statuses.contains(&m.status))
+            && (filter.namespaces.is_empty() || filter.namespaces.contains(&m.namespace))
+            && (filter.domains.is_empty() || filter.domains.contains(&m.domain))
+    };
+    let mut i = 0;
+    let mut moves = 0;
+    while i < results.len() && moves < 4 * results.len() + 8 {
+        let Some(newer) = results[i].memory.superseded_by else {
+            i += 1;
+            continue;
+        };
+        match results.iter().position(|h| h.memory.id == newer) {
+            Some(j) if j > i => {
+                let mut hit = results.remove(j);
+                hit.score = hit.score.max(results[i].score);
+                results.insert(i, hit);
+                moves += 1;
+                continue;
+            }
+            Some(_) => {}
+            None => {
+                let mut found = None;
+                for (_, store) in stores {
+                    if let Some(m) = store.get(&newer)? {
+                        found = Some(m);
+                        break;
+                    }
+                }
+                if let Some(m) = found.filter(passes) {
+                    let score = results[i].score;
+                    results.insert(
+                        i,
+                        RecallHit {
+                            memory: m,
+                            score,
+                            explain: Explanation::default(),
+                        },
+                    );
+                    moves += 1;
+                    continue;
+                }
+            }
+        }
+        i += 1;
+    }
+    Ok(())
 }

@@ -6,7 +6,7 @@ use std::sync::{Arc, OnceLock};
 
 use anyhow::Context as _;
 use subcog_core::Subcog;
-use subcog_core::clock::SystemClock;
+use subcog_core::clock::{Clock, FixedClock, SystemClock};
 use subcog_core::config::{self, LoadedConfig};
 use subcog_core::location::{self, DataLocation};
 
@@ -94,7 +94,17 @@ impl App {
             return Ok(s);
         }
         let location = DataLocation::resolve(&self.data_dir()?, &self.cwd);
-        let subcog = Subcog::new(self.loaded.config.clone(), location, Arc::new(SystemClock));
+        // SUBCOG_NOW pins the clock (reproducible consolidation runs, tests, "what would
+        // decay look like in June").
+        let clock: Arc<dyn Clock> = match std::env::var("SUBCOG_NOW") {
+            Ok(v) if !v.trim().is_empty() => {
+                let at = subcog_core::timestamp::parse_instant(&v)
+                    .map_err(|e| CommandError::user(format!("SUBCOG_NOW: {e}")))?;
+                Arc::new(FixedClock(at))
+            }
+            _ => Arc::new(SystemClock),
+        };
+        let subcog = Subcog::new(self.loaded.config.clone(), location, clock);
         Ok(self.subcog.get_or_init(|| subcog))
     }
 

@@ -73,6 +73,16 @@ pub enum Command {
     Delete(commands::delete::DeleteArgs),
     /// Counts by namespace, tier, domain and status; where the data lives
     Status(commands::status::StatusArgs),
+    /// Consolidate: tiers, clusters, summaries, supersession, graph (offline, no LLM)
+    Consolidate(commands::consolidate::ConsolidateArgs),
+    /// Consolidation runs and their actions
+    Runs(commands::runs::RunsArgs),
+    /// Tier distribution and recent tier changes
+    Tiers(commands::tiers::TiersArgs),
+    /// The memory graph around a memory (--dot for Graphviz)
+    Edges(commands::edges::EdgesArgs),
+    /// Cluster summaries written by consolidation
+    Summaries(commands::summaries::SummariesArgs),
     /// Install, check or verify the offline embedding model
     Model(commands::model::ModelArgs),
     /// Rebuild the index from git notes, and embeddings

@@ -97,6 +97,12 @@ impl From<subcog_core::config::ConfigError> for CommandError {
     }
 }
 
+impl From<StoreError> for CommandError {
+    fn from(e: StoreError) -> Self {
+        Error::from(e).into()
+    }
+}
+
 impl From<std::io::Error> for CommandError {
     fn from(e: std::io::Error) -> Self {
         CommandError::internal(e)

@@ -119,6 +119,9 @@ pub fn memory_rows<'a>(items: impl Iterator<Item = (&'a Memory, Option<f64>)>) -
             if m.status != subcog_core::model::Status::Active {
                 summary = format!("[{}] {summary}", m.status);
             }
+            if let Some(newer) = m.superseded_by {
+                summary = format!("[superseded by {newer}] {summary}");
+            }
             row.push(summary);
             row
         })

@@ -6,6 +6,7 @@ mod common;
 mod test_capture_recall;
 mod test_concurrency;
 mod test_config;
+mod test_consolidate;
 mod test_errors;
 mod test_manage;
 mod test_notes;

@@ -122,6 +122,15 @@ impl Subcog {
         vectors.retain(|id, _| memories.iter().any(|m| m.id == *id));
         let vec_of: Vec<Option<&[f32]>> = ms.iter().map(|m| vectors.get(&m.id).map(Vec::as_slice)).collect();
         let terms: Vec<BTreeSet<String>> = ms.iter().map(|m| salient(&m.content)).collect();
+        let mut df: HashMap<&str, usize> = HashMap::new();
+        for t in &terms {
+            for w in t {
+                *df.entry(w.as_str()).or_default() += 1;
+            }
+        }
+        // A word used by at most 5 memories, or 5 % of them, identifies a topic.
+        let distinct_max = (ms.len() / 20).max(5);
+        let distinctive = |w: &str| df.get(w).copied().unwrap_or(0) <= distinct_max;
         progress(Phase::Scan, 1, 1);
         drop(span);
         lap("scan", &mut stage_ms);
@@ -187,6 +196,7 @@ impl Subcog {
                     old_terms: &terms[j],
                     similarity,
                     same_cluster,
+                    distinctive: &distinctive,
                 };
                 if ms[i].namespace == ms[j].namespace {
                     if let Some(v) = judge_pair(&pair, cfg.supersession_similarity, false) {
@@ -341,7 +351,11 @@ impl Subcog {
             if let Some(&keeper) = merged_into.get(&i) {
                 tier = Tier::Archived;
                 reason = format!("merged into {}", ms[keeper].id);
-            } else if let Some(why) = rules::stale(m, cfg, now) {
+            } else if tier == Tier::Cold
+                && let Some(why) = rules::stale(m, cfg, now)
+            {
+                // Only memories already COLD by their score are archived as stale: an
+                // important learning nobody recalled yet stays WARM.
                 tier = Tier::Archived;
                 reason = why.clone();
                 if m.tier != Tier::Archived {

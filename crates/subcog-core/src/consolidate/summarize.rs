@@ -49,6 +49,8 @@ pub fn summarize(
             .total_cmp(&centrality[a])
             .then(members[b].created_at.cmp(&members[a].created_at))
     });
+    // Merged near-duplicates are repeats, not outdated facts.
+    let supersessions: Vec<&Supersession> = supersessions.iter().filter(|s| s.method != "merge").collect();
     let superseded: Vec<&str> = supersessions.iter().map(|s| s.superseded_id.as_str()).collect();
     let is_superseded = |m: &Memory| superseded.contains(&m.id.to_string().as_str());
 

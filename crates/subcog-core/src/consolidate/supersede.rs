@@ -12,6 +12,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+#[cfg(test)]
 use super::terms::salient;
 use crate::model::{Memory, SupersessionKind};
 
@@ -30,6 +31,37 @@ static WEAK: LazyLock<Regex> = LazyLock::new(|| {
 static NEGATION: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)\b(no|not|never|don't|do not|doesn't|isn't|aren't|won't|cannot|can't)\b").expect("constant regex")
 });
+
+/// Whether a shared word sits next to the marker (at byte `at`), where the thing
+/// changed is named: "Switched to PostgreSQL because MySQL …", "Stop using moment.js",
+/// "No deploys on Fridays anymore". A shared word at the far end of a long sentence is no
+/// evidence. "moved to next sprint" reschedules; it replaces nothing.
+fn marker_names(text: &str, at: usize, shared: &BTreeSet<&String>) -> bool {
+    const BEFORE: usize = 5;
+    const AFTER: usize = 7;
+    let before = text.get(..at).unwrap_or_default();
+    let start = before.rfind(['.', '!', '?', '\n', ';']).map_or(0, |p| p + 1);
+    let after = text.get(at..).unwrap_or_default();
+    let end = after.find(['.', '!', '?', '\n', ';']).map_or(text.len(), |p| at + p);
+    let words = |s: &str| -> Vec<String> {
+        s.split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(|w| super::terms::fold(w.to_lowercase()))
+            .collect()
+    };
+    let head = words(text.get(start..at).unwrap_or_default());
+    let tail = words(text.get(at..end).unwrap_or_default());
+    if tail.first().is_some_and(|w| w == "moved") && tail.get(2).is_some_and(|w| w == "next" || w == "later") {
+        return false;
+    }
+    let near: Vec<&String> = head
+        .iter()
+        .rev()
+        .take(BEFORE)
+        .chain(tail.iter().take(AFTER + 2))
+        .collect();
+    shared.iter().any(|t| near.contains(t))
+}
 
 /// A judged supersession.
 #[derive(Debug, Clone, PartialEq)]
@@ -64,6 +96,7 @@ pub fn judge(
         old_terms: &salient(&older.content),
         similarity,
         same_cluster,
+        distinctive: &|_| true,
     };
     judge_pair(&pair, min_similarity, false)
 }
@@ -82,6 +115,9 @@ pub struct Pair<'a> {
     pub similarity: f32,
     /// Cluster mates.
     pub same_cluster: bool,
+    /// Whether a topic word is rare enough in the scope to identify what a memory is about
+    /// ("mysql" is, "dashboard" is not).
+    pub distinctive: &'a dyn Fn(&str) -> bool,
 }
 
 /// [`judge`] on precomputed words; `across_namespaces` drops the namespace condition
@@ -100,7 +136,14 @@ pub fn judge_pair(p: &Pair<'_>, min_similarity: f32, across_namespaces: bool) ->
         return None;
     }
     let (old_terms, new_terms) = (p.old_terms, p.new_terms);
-    let shared: BTreeSet<&String> = old_terms.intersection(new_terms).collect();
+    let all_shared: BTreeSet<&String> = old_terms.intersection(new_terms).collect();
+    // Outside a cluster, a common word ("dashboard", "ci") is no evidence the two talk
+    // about the same thing.
+    let shared: BTreeSet<&String> = if same_cluster {
+        all_shared
+    } else {
+        all_shared.into_iter().filter(|t| (p.distinctive)(t)).collect()
+    };
     if shared.is_empty() {
         return None;
     }
@@ -109,6 +152,7 @@ pub fn judge_pair(p: &Pair<'_>, min_similarity: f32, across_namespaces: bool) ->
     let shared_list = shared.iter().take(3).map(|s| s.as_str()).collect::<Vec<_>>().join(", ");
     if let Some(marker) = STRONG.find(&newer.content)
         && (introduced > 0 || negates)
+        && marker_names(&newer.content, marker.start(), &shared)
     {
         let confidence = (0.55 + 0.2 * f32::from(u8::from(same_cluster)) + 0.25 * similarity.clamp(0.0, 1.0)).min(0.95);
         return Some(Verdict {

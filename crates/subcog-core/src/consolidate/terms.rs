@@ -24,7 +24,7 @@ pub fn salient(text: &str) -> BTreeSet<String> {
 }
 
 /// Folds a simple English plural onto its singular.
-fn fold(w: String) -> String {
+pub fn fold(w: String) -> String {
     if w.len() > 4 && w.ends_with('s') && !w.ends_with("ss") && !w.ends_with("us") && !w.ends_with("is") {
         w[..w.len() - 1].to_string()
     } else {

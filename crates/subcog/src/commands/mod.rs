@@ -3,7 +3,9 @@
 pub mod capture;
 pub mod completions;
 pub mod config;
+pub mod consolidate;
 pub mod delete;
+pub mod edges;
 pub mod eval;
 pub mod export;
 pub mod get;
@@ -13,8 +15,11 @@ pub mod list;
 pub mod model;
 pub mod recall;
 pub mod reindex;
+pub mod runs;
 pub mod status;
+pub mod summaries;
 pub mod sync;
+pub mod tiers;
 pub mod update;
 pub mod verify;
 
@@ -43,6 +48,11 @@ pub fn run(app: &App, command: Command) -> CommandResult {
         Command::Verify(args) => verify::run(app, args),
         Command::Export(args) => export::run(app, args),
         Command::Config(args) => config::run(app, args),
+        Command::Consolidate(args) => consolidate::run(app, args),
+        Command::Runs(args) => runs::run(app, args),
+        Command::Tiers(args) => tiers::run(app, args),
+        Command::Edges(args) => edges::run(app, args),
+        Command::Summaries(args) => summaries::run(app, args),
         Command::Completions(args) => completions::run(args),
     }
 }
