@@ -176,6 +176,46 @@ pub fn git_service(data_dir: &Path) -> Subcog {
     )
 }
 
+/// A vector near its topic's centre: memories about the same subject and verb land close
+/// together (so clustering finds groups), each with its own noise.
+pub fn topic_vector(i: usize, dim: usize) -> Vec<f32> {
+    let topic = (i % SUBJECTS.len()) * VERBS.len() + (i / SUBJECTS.len()) % VERBS.len();
+    let base = unit_vector(topic as u64 + 1_000_000, dim);
+    let noise = unit_vector(i as u64, dim);
+    let mut v: Vec<f32> = base.iter().zip(&noise).map(|(b, n)| b + 0.3 * n).collect();
+    let n = v.iter().map(|a| a * a).sum::<f32>().sqrt().max(1e-6);
+    v.iter_mut().for_each(|a| *a /= n);
+    v
+}
+
+/// A git project with `n` synthetic memories (half captured by an agent, so the rules
+/// apply to them) and a topic vector of `model` for each.
+pub fn populated_for_consolidation(data_dir: &Path, n: usize, model: &subcog_core::embed::EmbeddingModel) -> Subcog {
+    let subcog = git_service(data_dir);
+    let memories: Vec<Memory> = (0..n)
+        .map(|i| {
+            let mut m = memory(i);
+            if i % 2 == 0 {
+                m.created_by = "claude-code".into();
+            }
+            m
+        })
+        .collect();
+    for (chunk_no, chunk) in memories.chunks(5_000).enumerate() {
+        let vectors: Vec<Vec<f32>> = (0..chunk.len())
+            .map(|k| topic_vector(chunk_no * 5_000 + k, model.dim))
+            .collect();
+        let with = subcog_core::store::Vectors {
+            model,
+            vectors: &vectors,
+        };
+        subcog
+            .persist_insert(ScopeKind::Project, chunk, Some(with), false)
+            .expect("insert with notes");
+    }
+    subcog
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -131,9 +131,11 @@ pub fn extract(input: &EdgeInput<'_>) -> Vec<MemoryEdge> {
     let ids: BTreeMap<String, usize> = ms.iter().enumerate().map(|(i, m)| (m.id.to_string(), i)).collect();
     let terms: Vec<BTreeSet<String>> = ms.iter().map(|m| salient(&m.content)).collect();
     let mut df: BTreeMap<&str, usize> = BTreeMap::new();
-    for t in &terms {
+    let mut postings: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for (j, t) in terms.iter().enumerate() {
         for w in t {
             *df.entry(w.as_str()).or_default() += 1;
+            postings.entry(w.as_str()).or_default().push(j);
         }
     }
     for (i, m) in ms.iter().enumerate() {
@@ -157,7 +159,7 @@ pub fn extract(input: &EdgeInput<'_>) -> Vec<MemoryEdge> {
                     continue;
                 };
                 let words = salient(phrase.as_str());
-                if let Some((j, score, shared)) = best_target(i, &words, ms, &terms, &df, decisions_only) {
+                if let Some((j, score, shared)) = best_target(i, &words, ms, &terms, &df, &postings, decisions_only) {
                     add(
                         m.id.to_string(),
                         ms[j].id.to_string(),
@@ -191,13 +193,23 @@ fn best_target(
     ms: &[&Memory],
     terms: &[BTreeSet<String>],
     df: &BTreeMap<&str, usize>,
+    postings: &BTreeMap<&str, Vec<usize>>,
     decisions_only: bool,
 ) -> Option<(usize, f32, String)> {
     if words.is_empty() {
         return None;
     }
+    // Targets are found through the phrase's less common words; words most memories use
+    // ("service", "team") name nothing in particular.
+    let common = (terms.len() / 20).max(5);
+    let candidates: BTreeSet<usize> = words
+        .iter()
+        .filter(|w| df.get(w.as_str()).copied().unwrap_or(0) <= common)
+        .flat_map(|w| postings.get(w.as_str()).into_iter().flatten().copied())
+        .collect();
     let mut best: Option<(f32, usize, Vec<String>)> = None;
-    for (j, t) in terms.iter().enumerate() {
+    for j in candidates {
+        let t = &terms[j];
         if j == from || (decisions_only && ms[j].namespace.as_str() != "decisions") || !ms[j].is_live() {
             continue;
         }

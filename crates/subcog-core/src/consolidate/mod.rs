@@ -263,3 +263,6 @@ impl Subcog {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

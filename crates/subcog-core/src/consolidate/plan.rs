@@ -174,9 +174,27 @@ impl Subcog {
         let mut best: BTreeMap<usize, (usize, super::supersede::Verdict)> = BTreeMap::new();
         let mut contradictions: Vec<(usize, usize, String)> = Vec::new();
         let marked: Vec<usize> = (0..ms.len()).filter(|&i| has_marker(&ms[i].content)).collect();
+        // Who uses each topic word: a pair must share a word, so only those are compared.
+        let mut postings: HashMap<&str, Vec<usize>> = HashMap::new();
+        for (i, t) in terms.iter().enumerate() {
+            for w in t {
+                postings.entry(w.as_str()).or_default().push(i);
+            }
+        }
         for (done, &i) in marked.iter().enumerate() {
             progress(Phase::Supersession, done, marked.len());
-            for j in 0..ms.len() {
+            let mut candidates: BTreeSet<usize> = BTreeSet::new();
+            for w in &terms[i] {
+                // Common words only count between cluster mates (see `supersede`), and
+                // in contradiction checks above a similarity floor; both need vectors.
+                if distinctive(w) {
+                    candidates.extend(postings.get(w.as_str()).into_iter().flatten().copied());
+                }
+            }
+            if let Some(k) = cluster_of[i] {
+                candidates.extend(clusters[k].1.iter().copied());
+            }
+            for j in candidates {
                 if i == j
                     || ms[j].domain != ms[i].domain
                     || (ms[j].created_at, ms[j].id) >= (ms[i].created_at, ms[i].id)

@@ -189,6 +189,9 @@ pub(crate) type PlanFn<'a> = &'a mut dyn FnMut(&Repository, Option<Oid>) -> Resu
 /// Notes read (anchor, bytes) and the notes that could not be read.
 pub type ReadNotes = (Vec<(Oid, Vec<u8>)>, Vec<NoteIssue>);
 
+/// Batches of at least this many notes are written as one pack file.
+const PACK_MIN: usize = 64;
+
 /// How often a ref update is retried when another writer moved the ref.
 const MAX_ATTEMPTS: u32 = 50;
 
@@ -204,9 +207,18 @@ impl std::fmt::Debug for NotesRepo {
     }
 }
 
+/// Trees and commits here only ever reference objects this module has just written or
+/// read, so libgit2's existence check of every referenced object (one file lookup per
+/// tree entry, per write) is pure cost.
+fn relax_object_checks() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| git2::opts::strict_object_creation(false));
+}
+
 impl NotesRepo {
     /// Opens the repository at `path` (a work tree or a bare repository).
     pub fn open(path: &Path) -> Result<Self, NotesError> {
+        relax_object_checks();
         let repo = Repository::open(path).map_err(|e| git_err(path, e))?;
         Ok(NotesRepo {
             path: path.to_path_buf(),
@@ -219,6 +231,7 @@ impl NotesRepo {
         if path.join("HEAD").exists() {
             return NotesRepo::open(path);
         }
+        relax_object_checks();
         let repo = Repository::init_bare(path).map_err(|e| git_err(path, e))?;
         Ok(NotesRepo {
             path: path.to_path_buf(),
@@ -312,7 +325,38 @@ impl NotesRepo {
     /// change nothing).
     pub fn write(&self, refname: &str, edits: &[NoteEdit], message: &str) -> Result<Option<Oid>, NotesError> {
         let _span = tracing::debug_span!("notes.write", refname, count = edits.len()).entered();
-        let repo = self.lock()?;
+        let main = self.lock()?;
+        if edits.len() < PACK_MIN {
+            return self.write_with(&main, refname, edits, message, &mut |_| Ok(()));
+        }
+        // A large batch writes its objects into one pack file instead of thousands of loose
+        // files (creating files dominates otherwise): a separate handle whose in-memory
+        // backend collects the objects; the pack is written before the ref moves.
+        let batch = Repository::open(&self.path).map_err(|e| self.err(e))?;
+        let odb = batch.odb().map_err(|e| self.err(e))?;
+        let mempack = odb.add_new_mempack_backend(1000).map_err(|e| self.err(e))?;
+        let mut flush = |repo: &Repository| -> Result<(), git2::Error> {
+            use std::io::Write;
+            let mut buf = git2::Buf::new();
+            mempack.dump(repo, &mut buf)?;
+            let mut writer = odb.packwriter()?;
+            writer
+                .write_all(&buf)
+                .map_err(|e| git2::Error::from_str(&format!("writing the notes pack: {e}")))?;
+            writer.commit()?;
+            mempack.reset()
+        };
+        self.write_with(&batch, refname, edits, message, &mut flush)
+    }
+
+    fn write_with(
+        &self,
+        repo: &Repository,
+        refname: &str,
+        edits: &[NoteEdit],
+        message: &str,
+        before_ref: &mut dyn FnMut(&Repository) -> Result<(), git2::Error>,
+    ) -> Result<Option<Oid>, NotesError> {
         let (note_edits, anchor_edits) = (|| -> Result<_, git2::Error> {
             let mut notes = BTreeMap::new();
             let mut anchors = BTreeMap::new();
@@ -332,17 +376,23 @@ impl NotesRepo {
             Ok((notes, anchors))
         })()
         .map_err(|e| self.err(e))?;
-        self.update_ref(&repo, refname, message, &mut |repo, tip| {
-            let base = tip.map(|t| repo.find_commit(t).and_then(|c| c.tree())).transpose()?;
-            let tree = tree::apply(repo, base.as_ref(), &note_edits, &anchor_edits)?;
-            if Some(tree) == base.as_ref().map(|t| t.id()) {
-                return Ok(Plan::Unchanged);
-            }
-            Ok(Plan::Commit {
-                tree,
-                parents: tip.into_iter().collect(),
-            })
-        })
+        self.update_ref_with(
+            repo,
+            refname,
+            message,
+            &mut |repo, tip| {
+                let base = tip.map(|t| repo.find_commit(t).and_then(|c| c.tree())).transpose()?;
+                let tree = tree::apply(repo, base.as_ref(), &note_edits, &anchor_edits)?;
+                if Some(tree) == base.as_ref().map(|t| t.id()) {
+                    return Ok(Plan::Unchanged);
+                }
+                Ok(Plan::Commit {
+                    tree,
+                    parents: tip.into_iter().collect(),
+                })
+            },
+            before_ref,
+        )
     }
 
     /// Moves a ref to a commit planned against its current tip, retrying when another
@@ -354,13 +404,30 @@ impl NotesRepo {
         message: &str,
         plan: PlanFn<'_>,
     ) -> Result<Option<Oid>, NotesError> {
+        self.update_ref_with(repo, refname, message, plan, &mut |_| Ok(()))
+    }
+
+    /// [`NotesRepo::update_ref`] with a step run after the commit is made and before the
+    /// ref moves (writing the batch's pack).
+    fn update_ref_with(
+        &self,
+        repo: &Repository,
+        refname: &str,
+        message: &str,
+        plan: PlanFn<'_>,
+        before_ref: &mut dyn FnMut(&Repository) -> Result<(), git2::Error>,
+    ) -> Result<Option<Oid>, NotesError> {
         let mut locked = false;
         for attempt in 0..MAX_ATTEMPTS {
             let tip = tip_of(repo, refname).map_err(|e| self.err(e))?;
             let commit = match plan(repo, tip).map_err(|e| self.err(e))? {
                 Plan::Unchanged => return Ok(tip),
                 Plan::FastForward(target) => target,
-                Plan::Commit { tree, parents } => self.commit_tree(repo, tree, &parents, message)?,
+                Plan::Commit { tree, parents } => {
+                    let commit = self.commit_tree(repo, tree, &parents, message)?;
+                    before_ref(repo).map_err(|e| self.err(e))?;
+                    commit
+                }
             };
             let moved = match tip {
                 Some(current) => repo.reference_matching(refname, commit, true, current, message),

@@ -1,0 +1,158 @@
+//! Properties of whole runs on random corpora: a second run at the same moment changes
+//! nothing, and a dry run writes nothing.
+
+use std::sync::Arc;
+
+use chrono::{Duration, TimeZone, Utc};
+use proptest::prelude::*;
+
+use super::{ConsolidateOptions, ScopeOutcome};
+use crate::capture::CaptureRequest;
+use crate::clock::FixedClock;
+use crate::config::Config;
+use crate::embed::{EmbedError, Embedder, EmbeddingModel};
+use crate::location::DataLocation;
+use crate::model::Status;
+use crate::service::{ScopeKind, Subcog};
+use crate::store::{ListOrder, MemoryFilter};
+
+/// Bag-of-words vectors over a tiny vocabulary: close texts get close vectors.
+struct Words(EmbeddingModel);
+
+const VOCAB: &[&str] = &[
+    "mysql",
+    "postgresql",
+    "redis",
+    "cache",
+    "deploy",
+    "friday",
+    "webpack",
+    "vite",
+    "jenkins",
+    "ci",
+    "session",
+    "ttl",
+    "lockfile",
+    "hash",
+    "sprint",
+    "billing",
+];
+
+impl Embedder for Words {
+    fn model(&self) -> &EmbeddingModel {
+        &self.0
+    }
+    fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, EmbedError> {
+        Ok(texts
+            .iter()
+            .map(|t| {
+                let lower = t.to_lowercase();
+                let mut v: Vec<f32> = VOCAB
+                    .iter()
+                    .map(|w| if lower.contains(w) { 1.0 } else { 0.0 })
+                    .collect();
+                v.push(0.05);
+                let n = crate::embed::dot(&v, &v).sqrt();
+                v.iter().map(|x| x / n).collect()
+            })
+            .collect())
+    }
+}
+
+fn service(dir: &std::path::Path, now: chrono::DateTime<Utc>) -> Subcog {
+    let project = dir.join("project");
+    std::fs::create_dir_all(&project).expect("dir");
+    git2::Repository::init(&project).expect("git init");
+    let e: Arc<dyn Embedder> = Arc::new(Words(EmbeddingModel {
+        id: "test/words".into(),
+        dim: VOCAB.len() + 1,
+    }));
+    Subcog::new(
+        Config::default(),
+        DataLocation::resolve(dir, &project),
+        Arc::new(FixedClock(now)),
+    )
+    .with_embedder(Some(e))
+}
+
+const TEMPLATES: &[&str] = &[
+    "Use {a} for the main store",
+    "Switched to {b} because {a} lacked JSON support",
+    "No {a} deploys on Friday anymore",
+    "The {a} cache key must include the lockfile hash",
+    "{a} cache key has to include the lockfile hash",
+    "Sprint note: {a} half done, {b} started",
+    "We no longer use {a}; {b} runs CI now",
+    "Update: {a} session TTL is now 60 minutes",
+];
+const NAMESPACES: &[&str] = &["decisions", "learnings", "progress", "patterns"];
+
+fn snapshot(
+    s: &Subcog,
+) -> (
+    Vec<crate::model::Memory>,
+    Vec<crate::model::MemorySummary>,
+    usize,
+    Vec<String>,
+) {
+    let store = s.store_for_write(ScopeKind::Project).expect("store");
+    let all = store
+        .list(
+            &MemoryFilter {
+                statuses: Status::ALL.to_vec(),
+                ..Default::default()
+            },
+            ListOrder::OldestFirst,
+            None,
+        )
+        .expect("list");
+    let edges = store.edges(None).expect("edges").len();
+    let repo = git2::Repository::open(s.location().project_root.clone()).expect("repo");
+    let refs: Vec<String> = ["mem", "mem-meta", "mem-summaries", "mem-edges"]
+        .iter()
+        .map(|r| {
+            repo.refname_to_id(&format!("refs/notes/{r}"))
+                .map(|o| o.to_string())
+                .unwrap_or_default()
+        })
+        .collect();
+    (all, store.summaries().expect("summaries"), edges, refs)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
+    #[test]
+    fn a_second_run_changes_nothing(
+        items in proptest::collection::vec((0usize..TEMPLATES.len(), 0usize..VOCAB.len(), 0usize..VOCAB.len(), 0usize..NAMESPACES.len(), 0i64..400), 2..30),
+    ) {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let now = Utc.with_ymd_and_hms(2025, 1, 15, 0, 0, 0).single().expect("date");
+        let s = service(dir.path(), now);
+        for (t, a, b, ns, age) in items {
+            let content = TEMPLATES[t].replace("{a}", VOCAB[a]).replace("{b}", VOCAB[b]);
+            let _ = s.capture(CaptureRequest {
+                content,
+                namespace: NAMESPACES[ns].into(),
+                created_by: Some("agent".into()),
+                at: Some(now - Duration::days(age)),
+                ..Default::default()
+            });
+        }
+        let opts = ConsolidateOptions::default();
+        let before_dry = snapshot(&s);
+        let dry = s.consolidate(&ConsolidateOptions { dry_run: true, ..ConsolidateOptions::default() }, &mut |_, _, _| {}).expect("dry run");
+        prop_assert_eq!(dry.len(), 1);
+        prop_assert_eq!(&snapshot(&s), &before_dry, "a dry run writes nothing");
+
+        s.consolidate(&opts, &mut |_, _, _| {}).expect("first run");
+        let first = snapshot(&s);
+        let second = s.consolidate(&opts, &mut |_, _, _| {}).expect("second run");
+        let ScopeOutcome::Completed { result, .. } = &second[0] else {
+            return Err(TestCaseError::fail("second run did not complete"));
+        };
+        prop_assert_eq!(result.memories_changed, 0);
+        prop_assert_eq!(result.summaries_created, 0);
+        prop_assert!(result.tier_transitions.is_empty());
+        prop_assert_eq!(&snapshot(&s), &first, "the second run changed the stored state");
+    }
+}
