@@ -144,6 +144,14 @@ pub enum Error {
         /// How to add one.
         hint: String,
     },
+    /// A feature turned off in the configuration.
+    #[error("{what} is turned off ({key} = false)")]
+    Disabled {
+        /// The feature.
+        what: &'static str,
+        /// The config key that turns it on.
+        key: &'static str,
+    },
     /// A filesystem operation outside the store failed.
     #[error("{context}: {source}")]
     Io {

@@ -44,6 +44,8 @@ pub struct ScopeReindex {
     pub duplicates: Vec<(String, String)>,
     /// Notes skipped, each with the reason.
     pub skipped: Vec<NoteIssue>,
+    /// Consolidation records restored: summaries, nodes with edges, runs.
+    pub restored: (usize, usize, usize),
 }
 
 /// What `subcog reindex` did.
@@ -93,9 +95,103 @@ impl Subcog {
                 tracing::warn!(anchor = %issue.anchor, reason = %issue.reason, "skipping note");
             }
             self.index_memories(scope, snapshot.memories, &snapshot.with_meta, &mut r, progress)?;
+            r.restored = self.restore_consolidation(scope, &repo, &mut r.skipped)?;
             report.scopes.push(r);
         }
         Ok(report)
+    }
+
+    /// Rebuilds the consolidation tables (summaries, edges, supersessions, runs) from the
+    /// `mem-summaries`, `mem-edges` and `mem-runs` notes. Bad notes become issues.
+    fn restore_consolidation(
+        &self,
+        scope: ScopeKind,
+        repo: &NotesRepo,
+        issues: &mut Vec<NoteIssue>,
+    ) -> Result<(usize, usize, usize)> {
+        use crate::consolidate::{EDGES_FORMAT, EdgesRecord, RUN_FORMAT, SUMMARY_FORMAT};
+        use crate::model::{ConsolidationResult, MemorySummary, Supersession, SupersessionKind};
+        use crate::notes::format::parse_record;
+        let limit = self.note_limit();
+        let family = |f: &str| f.split('/').next().unwrap_or_default().to_string();
+        let read = |r: NotesRef, issues: &mut Vec<NoteIssue>| -> Result<Vec<(Oid, Vec<u8>)>> {
+            let (notes, bad) = repo.read_all(&r.refname(), limit)?;
+            issues.extend(bad);
+            Ok(notes)
+        };
+        let mut runs: Vec<ConsolidationResult> = Vec::new();
+        for (anchor, bytes) in read(NotesRef::Runs, issues)? {
+            match parse_record::<ConsolidationResult>(&bytes, &family(RUN_FORMAT)) {
+                Ok(run) => runs.push(run),
+                Err(e) => issues.push(NoteIssue {
+                    refname: NotesRef::Runs.refname(),
+                    anchor: anchor.to_string(),
+                    reason: e.0,
+                }),
+            }
+        }
+        runs.sort_by_key(|r| r.started_at);
+        let Some(latest) = runs.last().cloned() else {
+            return Ok((0, 0, 0));
+        };
+        let mut write = crate::store::ConsolidationWrite::default();
+        for (anchor, bytes) in read(NotesRef::Summaries, issues)? {
+            match parse_record::<MemorySummary>(&bytes, &family(SUMMARY_FORMAT)) {
+                Ok(s) => write.summaries.push(s),
+                Err(e) => issues.push(NoteIssue {
+                    refname: NotesRef::Summaries.refname(),
+                    anchor: anchor.to_string(),
+                    reason: e.0,
+                }),
+            }
+        }
+        for (anchor, bytes) in read(NotesRef::Edges, issues)? {
+            match parse_record::<EdgesRecord>(&bytes, &family(EDGES_FORMAT)) {
+                Ok(rec) => {
+                    write.edge_sources.push(rec.source_id.clone());
+                    write
+                        .edges
+                        .extend(rec.edges.into_iter().filter(|e| e.source_id == rec.source_id));
+                }
+                Err(e) => issues.push(NoteIssue {
+                    refname: NotesRef::Edges.refname(),
+                    anchor: anchor.to_string(),
+                    reason: e.0,
+                }),
+            }
+        }
+        // Supersessions are the `supersedes` edges ("full supersession: …").
+        for e in write
+            .edges
+            .iter()
+            .filter(|e| e.edge_type == crate::model::EdgeType::Supersedes)
+        {
+            let (kind, reason) = match e.reason.split_once(" supersession: ") {
+                Some(("partial", r)) => (SupersessionKind::Partial, r.to_string()),
+                Some((_, r)) => (SupersessionKind::Full, r.to_string()),
+                None => (SupersessionKind::Full, e.reason.clone()),
+            };
+            write.supersession_scope.push(e.target_id.clone());
+            write.supersessions.push(Supersession {
+                superseder_id: e.source_id.clone(),
+                superseded_id: e.target_id.clone(),
+                kind,
+                confidence: e.weight,
+                method: if reason.starts_with("near-duplicate") {
+                    "merge".into()
+                } else {
+                    "heuristic".into()
+                },
+                reason,
+            });
+        }
+        let store = self.store_for_write(scope)?;
+        for run in &runs {
+            store.save_run(run, None)?;
+        }
+        let counts = (write.summaries.len(), write.edge_sources.len(), runs.len());
+        store.apply_consolidation(&write, &latest, &mut || Ok(()))?;
+        Ok(counts)
     }
 
     /// Reads a repository's memory notes (all, or those attached to `only`) with their

@@ -311,3 +311,20 @@ fn if_due_waits_for_new_memories_or_the_interval() {
     let later = crate::common::to_run(later).ok().json();
     assert_eq!(later[0]["outcome"], "completed", "a day later it is due");
 }
+
+#[test]
+fn consolidation_results_are_rebuilt_from_notes() {
+    let env = seeded();
+    run(&env, &["consolidate"]).ok();
+    let before = end_state(&env);
+    let runs_before = run(&env, &["runs", "--json"]).ok().json();
+    std::fs::remove_dir_all(env.data.join("projects")).expect("drop the index");
+    let out = run(&env, &["reindex", "--json"]).ok().json();
+    let restored = &out["notes"]["scopes"][0]["restored"];
+    assert!(restored[0].as_u64().is_some_and(|n| n >= 8), "{out}");
+    assert_eq!(end_state(&env), before);
+    assert_eq!(run(&env, &["runs", "--json"]).ok().json(), runs_before);
+    // Nothing left to do: the rebuilt state is the consolidated state.
+    let again = run(&env, &["consolidate", "--json"]).ok().json();
+    assert_eq!(again[0]["result"]["memories_changed"], 0, "{again}");
+}

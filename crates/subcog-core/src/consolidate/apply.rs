@@ -104,7 +104,7 @@ impl Subcog {
                 .iter()
                 .map(|s| NoteEdit {
                     anchor: Anchor::new("summary", &s.id),
-                    body: Some(record_note(SUMMARY_FORMAT, s.updated_at, s).into_bytes()),
+                    body: Some(record_note(SUMMARY_FORMAT, None, s).into_bytes()),
                 })
                 .collect();
             summaries.extend(plan.write.removed_summaries.iter().map(|id| NoteEdit {
@@ -126,13 +126,13 @@ impl Subcog {
                             source_id: source.clone(),
                             edges: edges.clone(),
                         };
-                        record_note(EDGES_FORMAT, completed, &record).into_bytes()
+                        record_note(EDGES_FORMAT, Some(completed), &record).into_bytes()
                     }),
                 })
                 .collect();
             let run = vec![NoteEdit {
                 anchor: Anchor::new("run", &result.run_id),
-                body: Some(record_note(RUN_FORMAT, completed, &result).into_bytes()),
+                body: Some(record_note(RUN_FORMAT, Some(completed), &result).into_bytes()),
             }];
             note_writes = vec![
                 (NotesRef::Memories, mem),

@@ -31,6 +31,7 @@ use crate::model::{ConsolidationResult, Domain, Namespace, Phase};
 use crate::service::{ScopeKind, Subcog};
 use crate::store::ListOrder;
 
+pub use apply::{EDGES_FORMAT, EdgesRecord, RUN_FORMAT, SUMMARY_FORMAT};
 pub use plan::ScopePlan;
 
 /// What to consolidate and how.
@@ -113,6 +114,18 @@ pub type StageProgress<'a> = &'a mut dyn FnMut(Phase, usize, usize);
 impl Subcog {
     /// Consolidates each scope the options select (project, then user).
     pub fn consolidate(&self, opts: &ConsolidateOptions, progress: StageProgress<'_>) -> Result<Vec<ScopeOutcome>> {
+        if !self.config.consolidation.enabled && !opts.dry_run {
+            if !opts.if_due {
+                return Err(Error::Disabled {
+                    what: "consolidation",
+                    key: "consolidation.enabled",
+                });
+            }
+            return Ok(vec![ScopeOutcome::NotDue {
+                scope: "all".into(),
+                reason: "consolidation.enabled is false".into(),
+            }]);
+        }
         let scopes: Vec<ScopeKind> = match opts.domain {
             Some(d) => vec![ScopeKind::for_domain(d)],
             None => vec![ScopeKind::Project, ScopeKind::User],

@@ -156,3 +156,40 @@ proptest! {
         prop_assert_eq!(&snapshot(&s), &first, "the second run changed the stored state");
     }
 }
+
+#[test]
+fn a_completed_run_is_announced_on_the_event_bus() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let now = Utc.with_ymd_and_hms(2025, 1, 15, 0, 0, 0).single().expect("date");
+    let s = service(dir.path(), now);
+    s.capture(CaptureRequest {
+        content: "Use mysql for the main store".into(),
+        namespace: "decisions".into(),
+        at: Some(now - Duration::days(40)),
+        ..Default::default()
+    })
+    .expect("capture");
+    s.capture(CaptureRequest {
+        content: "Switched to postgresql because mysql lacked JSON support".into(),
+        namespace: "decisions".into(),
+        at: Some(now - Duration::days(10)),
+        ..Default::default()
+    })
+    .expect("capture");
+    let events = s.events().subscribe();
+    s.consolidate(&ConsolidateOptions::default(), &mut |_, _, _| {})
+        .expect("run");
+    match events.try_recv() {
+        Ok(crate::events::Event::ConsolidationCompleted {
+            scope,
+            memories_processed,
+            supersessions_detected,
+            ..
+        }) => {
+            assert_eq!(scope, "project");
+            assert_eq!(memories_processed, 2);
+            assert_eq!(supersessions_detected, 1);
+        }
+        other => panic!("expected a ConsolidationCompleted event, got {other:?}"),
+    }
+}

@@ -359,7 +359,8 @@ impl MetaRecord {
 #[derive(Serialize)]
 struct RecordOut<'a, T: Serialize> {
     subcog: &'a str,
-    updated_at: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    updated_at: Option<String>,
     #[serde(flatten)]
     record: &'a T,
 }
@@ -372,11 +373,12 @@ struct RecordIn<T> {
 }
 
 /// Renders a consolidation record (summary, edges of one node, run log) as a note whose
-/// front matter carries the format tag and `updated_at` (which decides merges).
-pub fn record_note<T: Serialize>(format: &str, updated_at: DateTime<Utc>, record: &T) -> String {
+/// front matter carries the format tag and `updated_at` (which decides merges); pass
+/// `None` when the record has an `updated_at` of its own.
+pub fn record_note<T: Serialize>(format: &str, updated_at: Option<DateTime<Utc>>, record: &T) -> String {
     let out = RecordOut {
         subcog: format,
-        updated_at: timestamp::to_storage(updated_at),
+        updated_at: updated_at.map(timestamp::to_storage),
         record,
     };
     wrap(&out, "")
@@ -485,7 +487,7 @@ mod tests {
             }],
         };
         let at = Utc.with_ymd_and_hms(2024, 1, 2, 3, 4, 5).single().expect("date");
-        let text = record_note("edges/1", at, &e);
+        let text = record_note("edges/1", Some(at), &e);
         assert!(text.contains("subcog = \"edges/1\""), "{text}");
         assert_eq!(updated_at_of(text.as_bytes()), Some(at));
         let back: Edges = parse_record(text.as_bytes(), "edges").expect("parse");
