@@ -14,6 +14,7 @@ pub mod embed;
 pub mod error;
 pub mod eval;
 pub mod events;
+pub mod llm;
 pub mod location;
 pub mod manage;
 pub mod model;

@@ -17,6 +17,9 @@ use crate::model::{BUILTIN_NAMESPACES, Domain, Memory, MemoryId, Namespace};
 use crate::store::Store;
 use crate::store::sqlite::SqliteStore;
 
+/// Looks up an API key by environment variable name (supplied by the caller).
+pub type Keys = Arc<dyn Fn(&str) -> Option<String> + Send + Sync>;
+
 /// Which database a memory lives in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ScopeKind {
@@ -68,6 +71,7 @@ pub struct Subcog {
     notes: [OnceLock<Arc<crate::notes::NotesRepo>>; 2],
     embedder: OnceLock<EmbedderState>,
     events: crate::events::EventBus,
+    keys: Option<Keys>,
 }
 
 impl std::fmt::Debug for Subcog {
@@ -96,6 +100,7 @@ impl Subcog {
             notes: [OnceLock::new(), OnceLock::new()],
             embedder: OnceLock::new(),
             events: crate::events::EventBus::default(),
+            keys: None,
         }
     }
 
@@ -160,6 +165,54 @@ impl Subcog {
             EmbedderState::Ready(e) => Some(e.clone()),
             EmbedderState::Unavailable(_) => None,
         }
+    }
+
+    /// Lets the library look up API keys (by environment variable name) through the
+    /// caller; without it no cloud LLM provider is configured.
+    pub fn with_keys(mut self, keys: Keys) -> Self {
+        self.keys = Some(keys);
+        self
+    }
+
+    /// The LLM provider chain for one run: `requested` is `auto` (follow the config),
+    /// `none`, or a provider name. `Ok(None)` when no provider is available.
+    pub fn llm_chain(&self, requested: &str) -> Result<Option<crate::llm::chain::Chain>> {
+        use crate::llm::{chain, setup, usage};
+        let requested = match requested.trim() {
+            "" | "auto" => match self.config.consolidation.llm_provider.trim() {
+                "" | "auto" => self.config.llm.provider.clone(),
+                other => other.to_string(),
+            },
+            other => other.to_string(),
+        };
+        let lookup = |name: &str| self.keys.as_ref().and_then(|k| k(name));
+        let specs = setup::providers(&self.config, &requested, &lookup).map_err(|e| {
+            Error::Validation(ValidationError::UnknownValue {
+                what: "LLM provider",
+                value: requested.clone(),
+                expected: e,
+            })
+        })?;
+        if specs.is_empty() {
+            return Ok(None);
+        }
+        let c = &self.config.llm;
+        let tracker = usage::UsageTracker::new(
+            usage::Caps {
+                run_tokens: c.run_token_cap,
+                run_cost: c.run_cost_cap_usd,
+                day_tokens: c.day_token_cap,
+                day_cost: c.day_cost_cap_usd,
+            },
+            usage::price_table(&c.prices),
+            Some(self.location.data_dir.join("llm-usage.json")),
+        );
+        let clock = self.clock.clone();
+        Ok(Some(chain::Chain::new(
+            chain::resilient(specs),
+            Arc::new(tracker),
+            Arc::new(move || clock.now()),
+        )))
     }
 
     /// The in-process event bus (consolidation and other services publish on it).

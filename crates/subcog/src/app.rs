@@ -28,7 +28,9 @@ pub struct App {
 impl App {
     /// Loads configuration from the file, `SUBCOG_*` variables and flags.
     pub fn new(global: GlobalArgs) -> Result<Self, CommandError> {
-        let env: Vec<(String, String)> = std::env::vars().filter(|(k, _)| k.starts_with("SUBCOG_")).collect();
+        let env: Vec<(String, String)> = std::env::vars()
+            .filter(|(k, _)| k.starts_with("SUBCOG_") || k.starts_with("MEMORY_CONSOLIDATION_LLM_"))
+            .collect();
         let explicit = global
             .config
             .clone()
@@ -104,7 +106,9 @@ impl App {
             }
             _ => Arc::new(SystemClock),
         };
-        let subcog = Subcog::new(self.loaded.config.clone(), location, clock);
+        // API keys are read from the environment only when a provider asks for one.
+        let subcog = Subcog::new(self.loaded.config.clone(), location, clock)
+            .with_keys(Arc::new(|name: &str| std::env::var(name).ok()));
         Ok(self.subcog.get_or_init(|| subcog))
     }
 

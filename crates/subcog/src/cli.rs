@@ -75,6 +75,8 @@ pub enum Command {
     Status(commands::status::StatusArgs),
     /// Consolidate: tiers, clusters, summaries, supersession, graph (offline, no LLM)
     Consolidate(commands::consolidate::ConsolidateArgs),
+    /// LLM providers for consolidation (check connectivity, latency, model)
+    Llm(commands::llm::LlmArgs),
     /// Consolidation runs and their actions
     Runs(commands::runs::RunsArgs),
     /// Tier distribution and recent tier changes

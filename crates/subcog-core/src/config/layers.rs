@@ -80,7 +80,10 @@ const ENV_ALIASES: &[(&str, &str)] = &[
     ("SUBCOG_DATA_DIR", "storage.data_dir"),
     ("SUBCOG_CONTEXT_TOKEN_BUDGET", "context.base_token_budget"),
     ("SUBCOG_CONSOLIDATION_AUTO", "consolidation.auto_trigger"),
-    ("SUBCOG_LLM_PROVIDER", "consolidation.llm_provider"),
+    ("SUBCOG_LLM_PROVIDER", "llm.provider"),
+    ("MEMORY_CONSOLIDATION_LLM_PROVIDER", "consolidation.llm_provider"),
+    ("MEMORY_CONSOLIDATION_LLM_MODEL", "llm.model"),
+    ("MEMORY_CONSOLIDATION_LLM_BASE_URL", "llm.base_url"),
 ];
 
 /// The effective configuration with each key's value and source.

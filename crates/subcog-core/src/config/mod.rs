@@ -37,6 +37,8 @@ pub struct Config {
     pub retention: RetentionConfig,
     /// SessionStart context building (seed 000).
     pub context: ContextConfig,
+    /// LLM providers for consolidation.
+    pub llm: LlmConfig,
 }
 
 /// `[storage]`
@@ -378,6 +380,108 @@ impl Default for RetentionConfig {
             .map(String::from)
             .to_vec(),
             default_namespace_weight: 0.5,
+        }
+    }
+}
+
+/// `[llm]`: providers, resilience and budgets for the LLM-powered consolidation stages.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct LlmConfig {
+    /// `auto` (every provider of `chain` that is configured: cloud ones need their API
+    /// key), `none`, or one of openai, lmstudio, ollama, anthropic.
+    pub provider: String,
+    /// Order in which providers are tried.
+    pub chain: Vec<String>,
+    /// Model for the chosen provider instead of its default ("" keeps the defaults).
+    pub model: String,
+    /// Base URL for the chosen provider instead of its default ("" keeps the defaults).
+    pub base_url: String,
+    /// OpenAI models, in order of preference (the next is tried when the account lacks one).
+    pub openai_models: Vec<String>,
+    /// OpenAI API base URL.
+    pub openai_base_url: String,
+    /// Environment variable holding the OpenAI API key.
+    pub openai_api_key_env: String,
+    /// LM Studio's OpenAI-compatible base URL.
+    pub lmstudio_base_url: String,
+    /// Model name LM Studio should use.
+    pub lmstudio_model: String,
+    /// Ollama base URL.
+    pub ollama_base_url: String,
+    /// Ollama model.
+    pub ollama_model: String,
+    /// Anthropic API base URL.
+    pub anthropic_base_url: String,
+    /// Anthropic model.
+    pub anthropic_model: String,
+    /// Environment variable holding the Anthropic API key.
+    pub anthropic_api_key_env: String,
+    /// Per-request timeout, in milliseconds.
+    pub timeout_ms: u64,
+    /// Retries of a request that failed with 429, 5xx or a timeout.
+    pub max_retries: u32,
+    /// First retry wait in milliseconds (doubles, with jitter; `Retry-After` wins).
+    pub retry_base_ms: u64,
+    /// Consecutive failures that open a provider's circuit breaker.
+    pub breaker_failures: u32,
+    /// How long an open breaker waits before a probe, in milliseconds.
+    pub breaker_cooldown_ms: u64,
+    /// Requests per minute per provider.
+    pub requests_per_minute: u32,
+    /// Parallel LLM calls during a run.
+    pub concurrency: usize,
+    /// Most tokens a summary answer may use.
+    pub summary_max_tokens: u32,
+    /// Token cap per run (0: none).
+    pub run_token_cap: u64,
+    /// Cost cap per run in USD (0: none).
+    pub run_cost_cap_usd: f64,
+    /// Token cap per UTC day, across processes (0: none).
+    pub day_token_cap: u64,
+    /// Cost cap per UTC day in USD (0: none).
+    pub day_cost_cap_usd: f64,
+    /// Prices, `model=input/output` in USD per million tokens (unlisted models are free).
+    pub prices: Vec<String>,
+}
+
+impl Default for LlmConfig {
+    fn default() -> Self {
+        LlmConfig {
+            provider: "auto".into(),
+            chain: ["openai", "lmstudio", "ollama", "anthropic"].map(String::from).to_vec(),
+            model: String::new(),
+            base_url: String::new(),
+            openai_models: ["gpt-5-nano", "gpt-5-mini", "gpt-4o-mini"].map(String::from).to_vec(),
+            openai_base_url: "https://api.openai.com/v1".into(),
+            openai_api_key_env: "OPENAI_API_KEY".into(),
+            lmstudio_base_url: "http://localhost:1234/v1".into(),
+            lmstudio_model: "local-model".into(),
+            ollama_base_url: "http://localhost:11434".into(),
+            ollama_model: "llama3.2".into(),
+            anthropic_base_url: "https://api.anthropic.com".into(),
+            anthropic_model: "claude-haiku-4-5".into(),
+            anthropic_api_key_env: "ANTHROPIC_API_KEY".into(),
+            timeout_ms: 30_000,
+            max_retries: 3,
+            retry_base_ms: 500,
+            breaker_failures: 5,
+            breaker_cooldown_ms: 30_000,
+            requests_per_minute: 120,
+            concurrency: 4,
+            summary_max_tokens: 600,
+            run_token_cap: 500_000,
+            run_cost_cap_usd: 0.5,
+            day_token_cap: 2_000_000,
+            day_cost_cap_usd: 2.0,
+            prices: [
+                "gpt-5-nano=0.05/0.40",
+                "gpt-5-mini=0.25/2.00",
+                "gpt-4o-mini=0.15/0.60",
+                "claude-haiku-4-5=1.00/5.00",
+            ]
+            .map(String::from)
+            .to_vec(),
         }
     }
 }

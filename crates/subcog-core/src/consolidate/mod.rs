@@ -14,6 +14,7 @@
 mod apply;
 mod cluster;
 mod edges;
+mod llm_stages;
 mod plan;
 mod rules;
 mod summarize;
@@ -53,6 +54,20 @@ pub struct ConsolidateOptions {
     pub trigger: String,
     /// Run only when due (enough new memories, the interval elapsed, or the schedule fired).
     pub if_due: bool,
+    /// Whether to use an LLM for summaries and supersession.
+    pub llm: LlmMode,
+}
+
+/// `--llm off|auto|required`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum LlmMode {
+    /// Offline only.
+    #[default]
+    Off,
+    /// Use the configured providers when any is available.
+    Auto,
+    /// Fail when no provider is available.
+    Required,
 }
 
 impl ConsolidateOptions {

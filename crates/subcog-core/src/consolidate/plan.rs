@@ -10,12 +10,13 @@ use super::cluster::cluster;
 use super::edges::{EdgeInput, extract};
 use super::supersede::{Pair, has_marker, judge_pair};
 use super::terms::salient;
-use super::{ConsolidateOptions, StageProgress, rules, summarize};
+use super::{ConsolidateOptions, LlmMode, StageProgress, llm_stages, rules, summarize};
 use crate::embed::{EmbeddingModel, dot};
 use crate::error::Result;
+use crate::llm::prompts::{SUMMARY_VERSION, SUPERSESSION_VERSION};
 use crate::model::{
-    ConsolidationResult, Domain, Memory, MemoryEdge, MemoryId, MemorySummary, Phase, RetentionScore, RunAction, Status,
-    Supersession, SupersessionKind, Tier, TierTransition,
+    ConsolidationResult, Domain, LlmRun, Memory, MemoryEdge, MemoryId, MemorySummary, Phase, RetentionScore, RunAction,
+    Status, Supersession, SupersessionKind, Tier, TierTransition,
 };
 use crate::retention::{Retention, is_pinned};
 use crate::service::{EmbedderState, ScopeKind, Subcog};
@@ -233,6 +234,65 @@ impl Subcog {
                 }
             }
         }
+        // An LLM, when there is one, judges the candidate pairs: the heuristic's finds and
+        // close cluster mates. Its verdict replaces the heuristic's; a failed call keeps it.
+        let chain = match opts.llm {
+            _ if opts.dry_run => None,
+            LlmMode::Off => None,
+            LlmMode::Auto => self.llm_chain("auto")?,
+            LlmMode::Required => Some(self.llm_chain("auto")?.ok_or(crate::error::Error::Disabled {
+                what: "an LLM provider (--llm required)",
+                key: "llm.provider / an API key",
+            })?),
+        };
+        let mut llm_run = chain.as_ref().map(|c| LlmRun {
+            providers: llm_stages::describe(c),
+            prompt_versions: vec![SUPERSESSION_VERSION.into(), SUMMARY_VERSION.into()],
+            ..Default::default()
+        });
+        let mut llm_methods: BTreeMap<usize, String> = BTreeMap::new();
+        if let (Some(chain), Some(run)) = (&chain, &mut llm_run) {
+            let mut pairs: BTreeSet<(usize, usize)> = best.iter().map(|(o, (n, _))| (*n, *o)).collect();
+            for (_, members, _) in &clusters {
+                for &a in members {
+                    for &b in members {
+                        if a != b
+                            && ms[a].namespace == ms[b].namespace
+                            && ms[a].domain == ms[b].domain
+                            && (ms[a].created_at, ms[a].id) > (ms[b].created_at, ms[b].id)
+                            && sim(a, b) >= 0.6
+                        {
+                            pairs.insert((a, b));
+                        }
+                    }
+                }
+            }
+            let pairs: Vec<(usize, usize)> = pairs.into_iter().collect();
+            let judged = llm_stages::judge_pairs(chain, &ms, &pairs, self.config.llm.concurrency, run);
+            for (&(newer, older), j) in pairs.iter().zip(judged) {
+                let Some(j) = j else { continue };
+                if j.supersedes {
+                    let better = !llm_methods.contains_key(&older)
+                        || best.get(&older).is_none_or(|(_, v)| j.confidence > v.confidence);
+                    if better {
+                        best.insert(
+                            older,
+                            (
+                                newer,
+                                super::supersede::Verdict {
+                                    kind: j.kind,
+                                    confidence: j.confidence,
+                                    reason: j.reason,
+                                },
+                            ),
+                        );
+                        llm_methods.insert(older, j.model);
+                    }
+                } else if best.get(&older).is_some_and(|(n, _)| *n == newer) && !llm_methods.contains_key(&older) {
+                    best.remove(&older);
+                }
+            }
+        }
         let merges = rules::merges(
             &ms,
             &|a, b| Some(sim(a, b)),
@@ -249,7 +309,7 @@ impl Subcog {
                     kind: v.kind,
                     confidence: round3(v.confidence),
                     reason: v.reason,
-                    method: "heuristic".into(),
+                    method: llm_methods.get(&older).cloned().unwrap_or_else(|| "heuristic".into()),
                 };
                 (newer, older, s)
             })
@@ -281,7 +341,7 @@ impl Subcog {
         }
         supersessions.sort_by(|a, b| a.2.superseded_id.cmp(&b.2.superseded_id));
         for (newer, older, s) in &supersessions {
-            if s.method == "heuristic" {
+            if s.method != "merge" {
                 actions.push(RunAction {
                     action: "supersede".into(),
                     memory_ids: vec![ms[*newer].id.to_string(), ms[*older].id.to_string()],
@@ -318,8 +378,15 @@ impl Subcog {
             ) else {
                 continue;
             };
+            let unchanged_llm = |old: &MemorySummary| {
+                old.method != "extractive"
+                    && old.source_ids == s.source_ids
+                    && member_refs.iter().all(|m| m.updated_at <= old.updated_at)
+            };
             match existing.get(&s.id) {
-                Some(old) if !opts.full && content_of(old) == content_of(&s) => summaries.push(old.clone()),
+                Some(old) if !opts.full && (content_of(old) == content_of(&s) || unchanged_llm(old)) => {
+                    summaries.push(old.clone())
+                }
                 Some(old) => {
                     s.created_at = old.created_at;
                     written.push(s.clone());
@@ -330,6 +397,41 @@ impl Subcog {
                     summaries.push(s);
                 }
             }
+        }
+        if let (Some(chain), Some(run)) = (&chain, &mut llm_run)
+            && !written.is_empty()
+        {
+            let by_id: HashMap<String, &Memory> = ms.iter().map(|m| (m.id.to_string(), *m)).collect();
+            let groups: Vec<Vec<&Memory>> = written
+                .iter()
+                .map(|s| s.source_ids.iter().filter_map(|id| by_id.get(id).copied()).collect())
+                .collect();
+            let outs = llm_stages::summarize(
+                chain,
+                &groups,
+                self.config.llm.summary_max_tokens,
+                self.config.llm.concurrency,
+                run,
+            );
+            for (s, w) in written.iter_mut().zip(outs) {
+                let Some(w) = w else { continue };
+                if !w.title.is_empty() {
+                    s.title = crate::content::one_line(&w.title, 80);
+                }
+                s.summary = w.summary;
+                if !w.key_facts.is_empty() {
+                    s.key_facts = w.key_facts;
+                }
+                s.decisions = w.decisions;
+                s.superseded_facts = w.superseded_facts;
+                s.method = w.model;
+                if let Some(slot) = summaries.iter_mut().find(|x| x.id == s.id) {
+                    *slot = s.clone();
+                }
+            }
+        }
+        if let (Some(chain), Some(run)) = (&chain, &mut llm_run) {
+            run.usage = chain.usage().report();
         }
         let scan_ids: BTreeSet<String> = ms.iter().map(|m| m.id.to_string()).collect();
         let kept: BTreeSet<&String> = summaries.iter().map(|s| &s.id).collect();
@@ -550,8 +652,9 @@ impl Subcog {
             tier_transitions: transitions.clone(),
             actions,
             memories_changed: enrichment.len() + edits.len(),
-            errors: Vec::new(),
+            errors: llm_run.as_ref().and_then(|r| r.stopped.clone()).into_iter().collect(),
             stage_ms,
+            llm: llm_run,
         };
         Ok(ScopePlan {
             result,

@@ -183,6 +183,25 @@ pub struct RunAction {
     pub reason: String,
 }
 
+/// What the LLM did in a run, for the run log.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct LlmRun {
+    /// Providers in the chain, in order (`name/model`).
+    pub providers: Vec<String>,
+    /// Prompt versions used.
+    pub prompt_versions: Vec<String>,
+    /// Tokens, cost, refusals.
+    pub usage: crate::llm::usage::UsageReport,
+    /// Pairs judged by the LLM.
+    pub pairs_judged: usize,
+    /// Summaries written by the LLM.
+    pub summaries_written: usize,
+    /// Items that fell back to the offline path, with why.
+    pub fallbacks: Vec<String>,
+    /// Set when a cap stopped LLM calls: the rest of the run went offline.
+    pub stopped: Option<String>,
+}
+
 /// The outcome of a consolidation run (seed 003 `ConsolidationResult`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ConsolidationResult {
@@ -222,4 +241,7 @@ pub struct ConsolidationResult {
     pub errors: Vec<String>,
     /// How long each stage took, in milliseconds.
     pub stage_ms: Vec<(String, u64)>,
+    /// What the LLM did, when one was used.
+    #[serde(default)]
+    pub llm: Option<LlmRun>,
 }

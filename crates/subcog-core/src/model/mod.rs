@@ -135,8 +135,8 @@ impl Tier {
 
 mod enrichment;
 pub use enrichment::{
-    ConsolidationResult, EdgeType, MemoryEdge, MemorySummary, Phase, RunAction, SummaryDecision, SupersededFact,
-    Supersession, SupersessionKind, TierTransition,
+    ConsolidationResult, EdgeType, LlmRun, MemoryEdge, MemorySummary, Phase, RunAction, SummaryDecision,
+    SupersededFact, Supersession, SupersessionKind, TierTransition,
 };
 
 /// Validates and normalizes one tag: trimmed, lowercased, 1–64 characters, no whitespace

@@ -1,7 +1,7 @@
 //! `subcog consolidate`
 
 use clap::Args;
-use subcog_core::consolidate::{ConsolidateOptions, ScopeOutcome};
+use subcog_core::consolidate::{ConsolidateOptions, LlmMode, ScopeOutcome};
 use subcog_core::model::{Domain, Namespace, Phase};
 use subcog_core::timestamp::parse_instant;
 
@@ -43,6 +43,10 @@ pub struct ConsolidateArgs {
     /// fired (for cron and the Stop hook)
     #[arg(long)]
     pub if_due: bool,
+    /// Use an LLM for summaries and supersession: off, auto (when a provider is set up) or
+    /// required (fail without one)
+    #[arg(long, default_value = "auto", value_parser = ["off", "auto", "required"])]
+    pub llm: String,
     /// What started the run, recorded in the run log
     #[arg(long, default_value = "manual", value_parser = ["manual", "threshold", "schedule", "session_end"])]
     pub trigger: String,
@@ -63,6 +67,11 @@ pub fn run(app: &App, args: ConsolidateArgs) -> CommandResult {
         until: args.until.as_deref().map(parse_instant).transpose()?,
         trigger: args.trigger,
         if_due: args.if_due,
+        llm: match args.llm.as_str() {
+            "off" => LlmMode::Off,
+            "required" => LlmMode::Required,
+            _ => LlmMode::Auto,
+        },
     };
     let quiet = app.global.quiet || app.json();
     let mut bar: Option<(Phase, Progress)> = None;
@@ -118,6 +127,25 @@ pub fn run(app: &App, args: ConsolidateArgs) -> CommandResult {
                 if !tiers.is_empty() {
                     let list: Vec<String> = tiers.iter().map(|(k, v)| format!("{k}: {v}")).collect();
                     out.push_str(&format!("  tier changes: {}\n", list.join(", ")));
+                }
+                if let Some(l) = &r.llm {
+                    out.push_str(&format!(
+                        "  llm ({}): {} pairs judged, {} summaries, {} calls, {} tokens, ${:.4}{}\n",
+                        l.providers.join(" → "),
+                        l.pairs_judged,
+                        l.summaries_written,
+                        l.usage.calls,
+                        l.usage.input_tokens + l.usage.output_tokens,
+                        l.usage.cost_usd,
+                        if l.fallbacks.is_empty() {
+                            String::new()
+                        } else {
+                            format!(", {} fell back offline", l.fallbacks.len())
+                        }
+                    ));
+                    if let Some(why) = &l.stopped {
+                        out.push_str(&format!("  llm stopped: {why}\n"));
+                    }
                 }
                 let mut counts = std::collections::BTreeMap::<&str, usize>::new();
                 for a in &r.actions {

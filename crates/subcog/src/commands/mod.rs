@@ -12,6 +12,7 @@ pub mod get;
 pub mod import;
 pub mod init;
 pub mod list;
+pub mod llm;
 pub mod model;
 pub mod recall;
 pub mod reindex;
@@ -50,6 +51,7 @@ pub fn run(app: &App, command: Command) -> CommandResult {
         Command::Config(args) => config::run(app, args),
         Command::Consolidate(args) => consolidate::run(app, args),
         Command::Runs(args) => runs::run(app, args),
+        Command::Llm(args) => llm::run(app, args),
         Command::Tiers(args) => tiers::run(app, args),
         Command::Edges(args) => edges::run(app, args),
         Command::Summaries(args) => summaries::run(app, args),

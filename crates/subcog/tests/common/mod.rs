@@ -1,6 +1,8 @@
 //! The one test environment: a temp HOME, config dir, data dir and a project that is a real
 //! git repository, and a runner for the real `subcog` binary inside it.
 
+pub mod llm_server;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 

@@ -1,0 +1,316 @@
+//! LLM providers against real HTTP servers on 127.0.0.1 speaking the OpenAI, Ollama and
+//! Anthropic wire formats: fallback order, breaker, Retry-After, caps, timeouts, malformed
+//! answers, redaction before a request leaves, and consolidation end to end.
+
+use std::time::{Duration, Instant};
+
+use crate::common::llm_server::{Reply, ScriptedServer, openai_answer};
+use crate::common::{Run, TestEnv, to_run};
+
+const NOW: &str = "2025-01-15T00:00:00Z";
+
+fn run(env: &TestEnv, extra_env: &[(&str, &str)], args: &[&str]) -> Run {
+    let mut cmd = env.command(args);
+    cmd.env("SUBCOG_NOW", NOW);
+    for (k, v) in extra_env {
+        cmd.env(k, v);
+    }
+    to_run(cmd.output().expect("spawn"))
+}
+
+/// A project with a changed decision and a cluster of near-repeats, captured by an agent.
+fn seeded(config: &str) -> TestEnv {
+    let env = TestEnv::new().with_model();
+    env.write_config(config);
+    let lines = [
+        ("Use MySQL for the main database", "decisions", "2024-01-08T10:00:00Z"),
+        (
+            "Switched to PostgreSQL because MySQL lacked JSON indexing",
+            "decisions",
+            "2024-04-16T09:30:00Z",
+        ),
+        (
+            "The CI cache key must include the lockfile hash",
+            "learnings",
+            "2024-02-01T10:00:00Z",
+        ),
+        (
+            "CI cache must be keyed by the lockfile hash or builds use stale deps",
+            "learnings",
+            "2024-03-01T10:00:00Z",
+        ),
+        (
+            "The CI cache key has to include the lockfile hash",
+            "learnings",
+            "2024-05-01T10:00:00Z",
+        ),
+        (
+            "The staging token is sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH for CI cache",
+            "learnings",
+            "2024-05-02T10:00:00Z",
+        ),
+    ];
+    let jsonl: String = lines
+        .iter()
+        .map(|(c, ns, at)| {
+            serde_json::json!({"content": c, "namespace": ns, "created_at": at, "created_by": "claude-code"})
+                .to_string()
+                + "\n"
+        })
+        .collect();
+    let file = env.root.path().join("seed.jsonl");
+    std::fs::write(&file, jsonl).expect("write");
+    run(&env, &[], &["import", &file.display().to_string(), "-q"]).ok();
+    env
+}
+
+fn judge(body: &str) -> Reply {
+    if body.contains("supersedes the older") {
+        let yes = body.contains("PostgreSQL") && body.contains("MySQL");
+        let answer = if yes {
+            r#"Here you go: ```json
+{"supersedes": true, "kind": "full", "confidence": "high", "reason": "the team moved from MySQL to PostgreSQL"}
+```"#
+        } else {
+            r#"{"supersedes": false, "confidence": "high", "reason": null}"#
+        };
+        openai_answer("gpt-5-nano-2025-08-07", answer)
+    } else {
+        openai_answer(
+            "gpt-5-nano-2025-08-07",
+            r#"{"title": "CI cache keyed by lockfile", "summary": "Key the CI cache by the lockfile hash; otherwise builds reuse stale dependencies.", "key_facts": ["The CI cache key includes the lockfile hash"], "decisions": [], "superseded_facts": []}"#,
+        )
+    }
+}
+
+#[test]
+fn consolidation_uses_the_llm_for_summaries_and_supersession_and_logs_cost() {
+    // A provider that takes a moment to answer, as real ones do.
+    let server = ScriptedServer::start(|r, _| Reply::After(Duration::from_millis(30), Box::new(judge(&r.body))));
+    let env = seeded(&format!(
+        "[llm]\nprovider = \"openai\"\nopenai_base_url = \"{}/v1\"\n",
+        server.base
+    ));
+    let key = [("OPENAI_API_KEY", "test-key-123")];
+    let out = run(&env, &key, &["consolidate", "--llm", "required", "--json"])
+        .ok()
+        .json();
+    let r = &out[0]["result"];
+    let llm = &r["llm"];
+    assert!(llm["pairs_judged"].as_u64().is_some_and(|n| n >= 1), "{r}");
+    assert!(llm["summaries_written"].as_u64().is_some_and(|n| n >= 1), "{r}");
+    assert!(llm["usage"]["calls"].as_u64().is_some_and(|n| n >= 2), "{r}");
+    assert!(llm["usage"]["cost_usd"].as_f64().is_some_and(|c| c > 0.0), "{r}");
+    assert!(llm["prompt_versions"].as_array().is_some_and(|v| !v.is_empty()));
+
+    let memories: Vec<serde_json::Value> = run(&env, &[], &["export"])
+        .ok()
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json"))
+        .collect();
+    let id_of = |prefix: &str| {
+        memories
+            .iter()
+            .find(|m| m["content"].as_str().is_some_and(|c| c.starts_with(prefix)))
+            .map(|m| m["id"].as_str().unwrap_or_default().to_string())
+            .unwrap_or_default()
+    };
+    let (mysql, pg) = (id_of("Use MySQL"), id_of("Switched to PostgreSQL"));
+    let edges = run(&env, &[], &["edges", &pg, "--json"]).ok().json();
+    let sup = edges
+        .as_array()
+        .and_then(|e| {
+            e.iter()
+                .find(|x| x["edge_type"] == "supersedes" && x["target_id"] == mysql.as_str())
+        })
+        .cloned()
+        .unwrap_or_else(|| panic!("no supersedes edge: {edges}"));
+    assert!(
+        sup["reason"]
+            .as_str()
+            .is_some_and(|s| s.contains("moved from MySQL to PostgreSQL")),
+        "{sup}"
+    );
+    let summaries = run(&env, &[], &["summaries", "--json"]).ok().json();
+    assert!(
+        summaries.as_array().is_some_and(|s| s
+            .iter()
+            .any(|x| x["method"] == "gpt-5-nano-2025-08-07" && x["title"] == "CI cache keyed by lockfile")),
+        "{summaries}"
+    );
+    // What left the process: the key in the header, never a secret in a body, memory text fenced.
+    let received = server.received();
+    assert!(
+        received
+            .iter()
+            .all(|r| r.header("authorization") == Some("Bearer test-key-123"))
+    );
+    assert!(
+        received.iter().all(|r| !r.body.contains("sk-proj-")),
+        "a secret left the process"
+    );
+    assert!(received.iter().any(|r| r.body.contains("<memory id=")));
+    assert!(
+        received.iter().all(|r| r.body.contains("json_object")),
+        "JSON output requested"
+    );
+}
+
+#[test]
+fn a_failing_provider_falls_back_and_its_breaker_opens() {
+    let broken = ScriptedServer::start(|_, _| Reply::Http(500, vec![], "{\"error\": \"boom\"}".into()));
+    let ollama = ScriptedServer::start(|r, _| {
+        let inner = judge(&r.body);
+        // Re-wrap the OpenAI-shaped answer in Ollama's format.
+        let Reply::Http(_, _, body) = inner else { unreachable!() };
+        let v: serde_json::Value = serde_json::from_str(&body).expect("json");
+        let content = v["choices"][0]["message"]["content"].clone();
+        Reply::Http(
+            200,
+            vec![],
+            serde_json::json!({"model": "llama3.2", "message": {"role": "assistant", "content": content}, "prompt_eval_count": 50, "eval_count": 10}).to_string(),
+        )
+    });
+    let env = seeded(&format!(
+        "[llm]\nprovider = \"auto\"\nchain = [\"openai\", \"ollama\"]\nopenai_base_url = \"{}/v1\"\nollama_base_url = \"{}\"\nmax_retries = 1\nretry_base_ms = 10\nbreaker_failures = 2\nbreaker_cooldown_ms = 60000\nconcurrency = 1\n",
+        broken.base, ollama.base
+    ));
+    let out = run(&env, &[("OPENAI_API_KEY", "k")], &["consolidate", "--json"])
+        .ok()
+        .json();
+    let llm = &out[0]["result"]["llm"];
+    assert_eq!(llm["providers"][0], "openai/gpt-5-nano");
+    assert!(llm["pairs_judged"].as_u64().is_some_and(|n| n >= 1), "{llm}");
+    assert!(llm["usage"]["by_model"]["llama3.2"].as_u64().is_some(), "{llm}");
+    let calls = ollama.received().len();
+    assert!(calls >= 2, "ollama answered {calls}");
+    // The breaker opened after two failures: openai saw exactly the failing attempts.
+    assert_eq!(
+        broken.received().len(),
+        2,
+        "breaker should stop calls to the failing provider"
+    );
+    for r in ollama.received() {
+        let v: serde_json::Value = serde_json::from_str(&r.body).expect("json body");
+        assert!(
+            r.path == "/api/chat" && v["format"] == "json" && v["stream"] == false,
+            "{} {}",
+            r.path,
+            r.body
+        );
+    }
+}
+
+#[test]
+fn retry_after_is_honoured_and_anthropic_speaks_messages() {
+    let server = ScriptedServer::start(|_, i| {
+        if i == 0 {
+            Reply::Http(
+                429,
+                vec![("retry-after", "1".into())],
+                "{\"error\": \"slow down\"}".into(),
+            )
+        } else {
+            Reply::Http(
+                200,
+                vec![],
+                serde_json::json!({"model": "claude-haiku-4-5", "content": [{"type": "text", "text": "\"ok\": true}"}], "usage": {"input_tokens": 12, "output_tokens": 3}}).to_string(),
+            )
+        }
+    });
+    let env = TestEnv::new();
+    env.write_config(&format!(
+        "[llm]\nanthropic_base_url = \"{}\"\nretry_base_ms = 10\n",
+        server.base
+    ));
+    let started = Instant::now();
+    let out = run(
+        &env,
+        &[("ANTHROPIC_API_KEY", "ak")],
+        &["llm", "check", "--provider", "anthropic", "--json"],
+    )
+    .ok()
+    .json();
+    assert!(started.elapsed() >= Duration::from_millis(950), "Retry-After ignored");
+    assert_eq!(out["providers"][0]["ok"], true, "{out}");
+    let received = server.received();
+    assert_eq!(received.len(), 2);
+    assert_eq!(received[1].path, "/v1/messages");
+    assert_eq!(received[1].header("x-api-key"), Some("ak"));
+    assert_eq!(received[1].header("anthropic-version"), Some("2023-06-01"));
+}
+
+#[test]
+fn a_cap_or_a_dead_provider_finishes_the_run_offline() {
+    // A hanging provider: every call times out; the run completes offline, saying so.
+    let hang = ScriptedServer::start(|_, _| Reply::Hang);
+    let env = seeded(&format!(
+        "[llm]\nprovider = \"openai\"\nopenai_base_url = \"{}/v1\"\ntimeout_ms = 300\nmax_retries = 0\nbreaker_failures = 1\n",
+        hang.base
+    ));
+    let out = run(&env, &[("OPENAI_API_KEY", "k")], &["consolidate", "--json"])
+        .ok()
+        .json();
+    let r = &out[0]["result"];
+    assert_eq!(out[0]["outcome"], "completed");
+    assert!(r["llm"]["fallbacks"].as_array().is_some_and(|f| !f.is_empty()), "{r}");
+    assert!(
+        r["supersessions_detected"].as_u64().is_some_and(|n| n >= 1),
+        "the offline path still finds them: {r}"
+    );
+
+    // A tiny token cap: the first call is refused before it is made.
+    let server = ScriptedServer::start(|r, _| judge(&r.body));
+    let env = seeded(&format!(
+        "[llm]\nprovider = \"openai\"\nopenai_base_url = \"{}/v1\"\nrun_token_cap = 50\n",
+        server.base
+    ));
+    let out = run(&env, &[("OPENAI_API_KEY", "k")], &["consolidate", "--json"])
+        .ok()
+        .json();
+    let r = &out[0]["result"];
+    assert!(
+        r["llm"]["stopped"]
+            .as_str()
+            .is_some_and(|s| s.contains("run token cap")),
+        "{r}"
+    );
+    assert!(
+        r["errors"].as_array().is_some_and(|e| !e.is_empty()),
+        "the run says so: {r}"
+    );
+    assert!(server.received().is_empty(), "no call once the cap is reached");
+    assert!(r["supersessions_detected"].as_u64().is_some_and(|n| n >= 1));
+
+    // Malformed answers count against the item, not the run.
+    let junk = ScriptedServer::start(|_, _| openai_answer("gpt-5-nano", "I think so, yes!"));
+    let env = seeded(&format!(
+        "[llm]\nprovider = \"openai\"\nopenai_base_url = \"{}/v1\"\n",
+        junk.base
+    ));
+    let out = run(
+        &env,
+        &[("OPENAI_API_KEY", "k")],
+        &["consolidate", "--llm", "required", "--json"],
+    )
+    .ok()
+    .json();
+    let r = &out[0]["result"];
+    assert_eq!(r["llm"]["pairs_judged"], 0, "{r}");
+    assert!(
+        r["llm"]["fallbacks"].as_array().is_some_and(|f| f
+            .iter()
+            .any(|x| x.as_str().is_some_and(|s| s.contains("no JSON object")))),
+        "{r}"
+    );
+}
+
+#[test]
+fn llm_required_without_a_provider_is_a_clear_error() {
+    let env = seeded("[llm]\nprovider = \"auto\"\nchain = [\"openai\"]\n");
+    let out = run(&env, &[], &["consolidate", "--llm", "required"]);
+    out.fails_with(2);
+    let check = run(&env, &[], &["llm", "check"]).ok();
+    assert!(check.stdout.contains("no LLM provider available"), "{}", check.stdout);
+}
