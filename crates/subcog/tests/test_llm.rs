@@ -314,3 +314,31 @@ fn llm_required_without_a_provider_is_a_clear_error() {
     let check = run(&env, &[], &["llm", "check"]).ok();
     assert!(check.stdout.contains("no LLM provider available"), "{}", check.stdout);
 }
+
+#[test]
+fn openai_falls_back_to_a_model_the_account_has() {
+    let server = ScriptedServer::start(|r, _| {
+        let v: serde_json::Value = serde_json::from_str(&r.body).unwrap_or_default();
+        match v["model"].as_str() {
+            Some("gpt-5-nano") | Some("gpt-5-mini") => Reply::Http(
+                404,
+                vec![],
+                r#"{"error": {"code": "model_not_found", "message": "The model does not exist or you do not have access to it."}}"#.into(),
+            ),
+            _ => openai_answer("gpt-4o-mini-2024-07-18", r#"{"ok": true}"#),
+        }
+    });
+    let env = TestEnv::new();
+    env.write_config(&format!("[llm]\nopenai_base_url = \"{}/v1\"\n", server.base));
+    let out = run(&env, &[("OPENAI_API_KEY", "k")], &["llm", "check", "--provider", "openai", "--json"])
+        .ok()
+        .json();
+    assert_eq!(out["providers"][0]["ok"], true, "{out}");
+    assert_eq!(out["providers"][0]["model"], "gpt-4o-mini-2024-07-18");
+    let models: Vec<String> = server
+        .received()
+        .iter()
+        .map(|r| serde_json::from_str::<serde_json::Value>(&r.body).unwrap_or_default()["model"].as_str().unwrap_or_default().to_string())
+        .collect();
+    assert_eq!(models, ["gpt-5-nano", "gpt-5-mini", "gpt-4o-mini"]);
+}

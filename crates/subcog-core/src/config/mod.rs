@@ -467,7 +467,7 @@ impl Default for LlmConfig {
             retry_base_ms: 500,
             breaker_failures: 5,
             breaker_cooldown_ms: 30_000,
-            requests_per_minute: 120,
+            requests_per_minute: 600,
             concurrency: 4,
             summary_max_tokens: 600,
             run_token_cap: 500_000,

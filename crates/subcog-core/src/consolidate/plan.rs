@@ -256,7 +256,9 @@ impl Subcog {
             for (_, members, _) in &clusters {
                 for &a in members {
                     for &b in members {
+                        // Only pairs with evidence of change reach the prompt: every call costs.
                         if a != b
+                            && has_marker(&ms[a].content)
                             && ms[a].namespace == ms[b].namespace
                             && ms[a].domain == ms[b].domain
                             && (ms[a].created_at, ms[a].id) > (ms[b].created_at, ms[b].id)
