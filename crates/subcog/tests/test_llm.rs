@@ -330,15 +330,24 @@ fn openai_falls_back_to_a_model_the_account_has() {
     });
     let env = TestEnv::new();
     env.write_config(&format!("[llm]\nopenai_base_url = \"{}/v1\"\n", server.base));
-    let out = run(&env, &[("OPENAI_API_KEY", "k")], &["llm", "check", "--provider", "openai", "--json"])
-        .ok()
-        .json();
+    let out = run(
+        &env,
+        &[("OPENAI_API_KEY", "k")],
+        &["llm", "check", "--provider", "openai", "--json"],
+    )
+    .ok()
+    .json();
     assert_eq!(out["providers"][0]["ok"], true, "{out}");
     assert_eq!(out["providers"][0]["model"], "gpt-4o-mini-2024-07-18");
     let models: Vec<String> = server
         .received()
         .iter()
-        .map(|r| serde_json::from_str::<serde_json::Value>(&r.body).unwrap_or_default()["model"].as_str().unwrap_or_default().to_string())
+        .map(|r| {
+            serde_json::from_str::<serde_json::Value>(&r.body).unwrap_or_default()["model"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string()
+        })
         .collect();
     assert_eq!(models, ["gpt-5-nano", "gpt-5-mini", "gpt-4o-mini"]);
 }

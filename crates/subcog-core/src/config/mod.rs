@@ -220,7 +220,7 @@ pub struct ConsolidationConfig {
     pub enable_supersession: bool,
     /// Extract graph edges.
     pub enable_edge_extraction: bool,
-    /// Token budget for one summary.
+    /// Most tokens an LLM summary answer may use.
     pub summary_token_budget: usize,
     /// Smallest group of memories that counts as a cluster (and gets a summary).
     pub min_cluster_size: usize,
@@ -431,8 +431,6 @@ pub struct LlmConfig {
     pub requests_per_minute: u32,
     /// Parallel LLM calls during a run.
     pub concurrency: usize,
-    /// Most tokens a summary answer may use.
-    pub summary_max_tokens: u32,
     /// Token cap per run (0: none).
     pub run_token_cap: u64,
     /// Cost cap per run in USD (0: none).
@@ -469,7 +467,6 @@ impl Default for LlmConfig {
             breaker_cooldown_ms: 30_000,
             requests_per_minute: 600,
             concurrency: 4,
-            summary_max_tokens: 600,
             run_token_cap: 500_000,
             run_cost_cap_usd: 0.5,
             day_token_cap: 2_000_000,

@@ -65,14 +65,42 @@ impl Subcog {
         // Rule edits only apply to rows still at the version the plan saw (or already
         // applied, when finishing an interrupted run).
         let mut kept = Vec::new();
+        let mut content_changed = false;
         for (m, expected) in std::mem::take(&mut plan.write.edits) {
             if let Some(row) = store.get(&m.id)?
                 && (row.updated_at == expected || row.updated_at == m.updated_at)
             {
+                content_changed |= row.content_hash != m.content_hash;
                 kept.push((m, expected));
             }
         }
         plan.write.edits = kept;
+        // A plan finished after a crash may name memories deleted since: leave them out.
+        let mut gone = std::collections::BTreeSet::new();
+        for m in &plan.write.enrichment {
+            if store.get(&m.id)?.is_none() {
+                gone.insert(m.id.to_string());
+            }
+        }
+        for e in &plan.write.edges {
+            for node in [&e.source_id, &e.target_id] {
+                if let Ok(id) = node.parse::<crate::model::MemoryId>()
+                    && !gone.contains(node)
+                    && self.find(&id)?.is_none()
+                {
+                    gone.insert(node.clone());
+                }
+            }
+        }
+        if !gone.is_empty() {
+            plan.write.enrichment.retain(|m| !gone.contains(&m.id.to_string()));
+            plan.write
+                .edges
+                .retain(|e| !gone.contains(&e.source_id) && !gone.contains(&e.target_id));
+            plan.write
+                .supersessions
+                .retain(|s| !gone.contains(&s.superseder_id) && !gone.contains(&s.superseded_id));
+        }
 
         let mut result = plan.result.clone();
         result.phase = Phase::Completed;
@@ -171,9 +199,7 @@ impl Subcog {
         if let Err(e) = self.flush_meta(scope) {
             tracing::warn!(error = %e, "recall counts not flushed to notes");
         }
-        let content_changed = plan.write.edits.iter().any(|(m, _)| !m.content.is_empty());
         if content_changed
-            && !plan.write.edits.is_empty()
             && matches!(self.embedder_state(), EmbedderState::Ready(_))
             && let Err(e) = self.reindex_embeddings(false, &mut |_, _| {})
         {

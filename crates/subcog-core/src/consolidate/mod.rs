@@ -180,12 +180,20 @@ impl Subcog {
         let resumed = match store.unfinished_run()? {
             Some((result, plan)) => {
                 tracing::warn!(run_id = %result.run_id, "finishing a run that was interrupted");
-                let plan: ScopePlan = serde_json::from_str(&plan).map_err(|e| Error::Io {
-                    context: format!("saved plan of run {}", result.run_id),
-                    source: std::io::Error::other(e),
-                })?;
-                self.apply_plan(scope, plan, progress)?;
-                Some(result.run_id)
+                let applied = serde_json::from_str::<ScopePlan>(&plan)
+                    .map_err(|e| e.to_string())
+                    .and_then(|plan| self.apply_plan(scope, plan, progress).map_err(|e| e.to_string()));
+                match applied {
+                    Ok(_) => Some(result.run_id),
+                    Err(why) => {
+                        // Planning is deterministic: a fresh plan below does the same work.
+                        tracing::warn!(run_id = %result.run_id, error = %why, "abandoning the interrupted run");
+                        let mut abandoned = result.clone();
+                        abandoned.errors.push(format!("abandoned after a crash: {why}"));
+                        store.save_run(&abandoned, None)?;
+                        None
+                    }
+                }
             }
             None => None,
         };
@@ -259,11 +267,16 @@ impl Subcog {
             return Ok(None);
         };
         let cfg = &self.config.consolidation;
-        let since_filter = crate::store::MemoryFilter {
-            since: Some(last.started_at),
-            ..Default::default()
-        };
-        let new = store.list(&since_filter, ListOrder::NewestFirst, None)?.len();
+        if !cfg.auto_trigger {
+            return Ok(Some(
+                "automatic runs are off (consolidation.auto_trigger = false)".into(),
+            ));
+        }
+        // Memories added since, by count rather than by date: imports are often backdated.
+        let live = store
+            .list(&crate::store::MemoryFilter::default(), ListOrder::NewestFirst, None)?
+            .len();
+        let new = live.saturating_sub(last.memories_processed);
         if new >= cfg.auto_trigger_threshold.max(1) {
             return Ok(None);
         }

@@ -120,7 +120,12 @@ impl Subcog {
             Some(m) => store.vectors(m)?.into_iter().collect(),
             None => HashMap::new(),
         };
-        vectors.retain(|id, _| memories.iter().any(|m| m.id == *id));
+        let in_scan: std::collections::HashSet<MemoryId> = memories.iter().map(|m| m.id).collect();
+        vectors.retain(|id, _| in_scan.contains(id));
+        let scan_ids: BTreeSet<String> = ms.iter().map(|m| m.id.to_string()).collect();
+        // A scoped run (namespace or dates) sees part of the picture: clusters, summaries
+        // and links to memories outside it are left as they are.
+        let scoped = opts.scoped();
         let vec_of: Vec<Option<&[f32]>> = ms.iter().map(|m| vectors.get(&m.id).map(Vec::as_slice)).collect();
         let terms: Vec<BTreeSet<String>> = ms.iter().map(|m| salient(&m.content)).collect();
         let mut df: HashMap<&str, usize> = HashMap::new();
@@ -142,7 +147,8 @@ impl Subcog {
         let with: Vec<usize> = (0..ms.len()).filter(|&i| vec_of[i].is_some()).collect();
         let with_vecs: Vec<&[f32]> = with.iter().filter_map(|&i| vec_of[i]).collect();
         let with_ids: Vec<String> = with.iter().map(|&i| ms[i].id.to_string()).collect();
-        let near_threshold = cfg.merge_similarity.min(cfg.relates_to_similarity);
+        // Pairs below 0.5 are never used, and keeping them would cost memory.
+        let near_threshold = cfg.merge_similarity.min(cfg.relates_to_similarity).max(0.5);
         let (clusters, near_local) = cluster(
             &with_vecs,
             &with_ids,
@@ -151,10 +157,14 @@ impl Subcog {
             cfg.max_cluster_size.max(cfg.min_cluster_size),
             near_threshold,
         );
-        let clusters: Vec<(String, Vec<usize>, f32)> = clusters
-            .into_iter()
-            .map(|c| (c.id, c.members.into_iter().map(|k| with[k]).collect(), c.coherence))
-            .collect();
+        let clusters: Vec<(String, Vec<usize>, f32)> = if scoped {
+            Vec::new()
+        } else {
+            clusters
+                .into_iter()
+                .map(|c| (c.id, c.members.into_iter().map(|k| with[k]).collect(), c.coherence))
+                .collect()
+        };
         let near: Vec<(usize, usize, f32)> = near_local.into_iter().map(|(a, b, s)| (with[a], with[b], s)).collect();
         let mut cluster_of: Vec<Option<usize>> = vec![None; ms.len()];
         for (k, (_, members, _)) in clusters.iter().enumerate() {
@@ -182,6 +192,7 @@ impl Subcog {
                 postings.entry(w.as_str()).or_default().push(i);
             }
         }
+        let marked: Vec<usize> = if cfg.enable_supersession { marked } else { Vec::new() };
         for (done, &i) in marked.iter().enumerate() {
             progress(Phase::Supersession, done, marked.len());
             let mut candidates: BTreeSet<usize> = BTreeSet::new();
@@ -251,7 +262,9 @@ impl Subcog {
             ..Default::default()
         });
         let mut llm_methods: BTreeMap<usize, String> = BTreeMap::new();
-        if let (Some(chain), Some(run)) = (&chain, &mut llm_run) {
+        if let (Some(chain), Some(run)) = (&chain, &mut llm_run)
+            && cfg.enable_supersession
+        {
             let mut pairs: BTreeSet<(usize, usize)> = best.iter().map(|(o, (n, _))| (*n, *o)).collect();
             for (_, members, _) in &clusters {
                 for &a in members {
@@ -411,7 +424,7 @@ impl Subcog {
             let outs = llm_stages::summarize(
                 chain,
                 &groups,
-                self.config.llm.summary_max_tokens,
+                u32::try_from(cfg.summary_token_budget).unwrap_or(u32::MAX),
                 self.config.llm.concurrency,
                 run,
             );
@@ -435,12 +448,10 @@ impl Subcog {
         if let (Some(chain), Some(run)) = (&chain, &mut llm_run) {
             run.usage = chain.usage().report();
         }
-        let scan_ids: BTreeSet<String> = ms.iter().map(|m| m.id.to_string()).collect();
         let kept: BTreeSet<&String> = summaries.iter().map(|s| &s.id).collect();
         let removed_summaries: Vec<String> = existing
             .values()
-            .filter(|s| !kept.contains(&s.id))
-            .filter(|s| !opts.scoped() || s.source_ids.iter().all(|id| scan_ids.contains(id)))
+            .filter(|s| !scoped && !kept.contains(&s.id))
             .map(|s| s.id.clone())
             .collect();
         for s in &written {
@@ -458,11 +469,32 @@ impl Subcog {
         let retention = Retention::new(&self.config.retention);
         let superseded: BTreeMap<usize, (usize, SupersessionKind)> =
             supersessions.iter().map(|(n, o, s)| (*o, (*n, s.kind))).collect();
+        // In a scoped run, a replacement outside the scope still stands.
+        let mut carried: BTreeMap<usize, (MemoryId, SupersessionKind)> = BTreeMap::new();
+        if scoped {
+            let kinds: HashMap<String, SupersessionKind> = store
+                .supersessions()?
+                .into_iter()
+                .map(|s| (s.superseded_id, s.kind))
+                .collect();
+            for (i, m) in ms.iter().enumerate() {
+                if let Some(newer) = m.superseded_by
+                    && !in_scan.contains(&newer)
+                    && !superseded.contains_key(&i)
+                {
+                    let kind = kinds.get(&m.id.to_string()).copied().unwrap_or(SupersessionKind::Full);
+                    carried.insert(i, (newer, kind));
+                }
+            }
+        }
         let mut enrichment: Vec<Memory> = Vec::new();
         let mut transitions: Vec<TierTransition> = Vec::new();
         for (i, m) in ms.iter().enumerate() {
             progress(Phase::Tier, i, ms.len());
-            let kind = superseded.get(&i).map(|(_, k)| *k);
+            let kind = superseded
+                .get(&i)
+                .map(|(_, k)| *k)
+                .or_else(|| carried.get(&i).map(|(_, k)| *k));
             let score = rounded(retention.score(m, kind, now));
             let pinned = is_pinned(m);
             let mut tier = retention.tier(score.overall, pinned);
@@ -495,8 +527,13 @@ impl Subcog {
             let mut next = (*m).clone();
             next.tier = tier;
             next.retention = score;
-            next.superseded_by = superseded.get(&i).map(|(n, _)| ms[*n].id);
-            next.cluster_id = cluster_of[i].map(|k| clusters[k].0.clone());
+            next.superseded_by = superseded
+                .get(&i)
+                .map(|(n, _)| ms[*n].id)
+                .or_else(|| carried.get(&i).map(|(n, _)| *n));
+            if !scoped {
+                next.cluster_id = cluster_of[i].map(|k| clusters[k].0.clone());
+            }
             if next.tier != m.tier {
                 transitions.push(TierTransition {
                     memory_id: m.id.to_string(),
@@ -534,6 +571,10 @@ impl Subcog {
         // Rule edits: tag unions of merge keepers, shortened verbose memories, promotions.
         let mut edits: BTreeMap<usize, Memory> = BTreeMap::new();
         for &(newer, older, _) in &merges {
+            // The keeper's tags are user-visible: the rules' exclusions protect it too.
+            if rules::exclusion(ms[newer], cfg, now).is_some() {
+                continue;
+            }
             let keeper = edits.entry(newer).or_insert_with(|| ms[newer].clone());
             for t in &ms[older].tags {
                 if !keeper.tags.contains(t) {
@@ -604,10 +645,60 @@ impl Subcog {
             })
             .collect();
 
+        // Promoted patterns keep their link to the user-scope copy on every run.
+        if scope == ScopeKind::Project {
+            let user = self.store_for_read(ScopeKind::User)?;
+            for m in ms.iter().filter(|m| m.tags.iter().any(|t| t == "promoted")) {
+                if promotions
+                    .iter()
+                    .any(|c| c.source.as_deref() == Some(&format!("promoted from project memory {}", m.id)))
+                {
+                    continue;
+                }
+                let derived = MemoryId::derived(m.created_at, &format!("promote:{}", m.id));
+                let target = match &user {
+                    Some(u) if u.get(&derived)?.is_some() => Some(derived),
+                    Some(u) => u
+                        .list(&MemoryFilter::default(), ListOrder::OldestFirst, None)?
+                        .into_iter()
+                        .find(|x| x.content_hash == m.content_hash)
+                        .map(|x| x.id),
+                    None => None,
+                };
+                if let Some(target) = target {
+                    edges.push(MemoryEdge {
+                        source_id: m.id.to_string(),
+                        target_id: target.to_string(),
+                        edge_type: crate::model::EdgeType::References,
+                        weight: 1.0,
+                        reason: "promoted to the user scope".into(),
+                        run_id: run_id.clone(),
+                    });
+                }
+            }
+        }
+        if !cfg.enable_edge_extraction {
+            edges.retain(|e| {
+                matches!(
+                    e.edge_type,
+                    crate::model::EdgeType::Supersedes | crate::model::EdgeType::Consolidates
+                )
+            });
+        }
+        let old_edges = store.edges(None)?;
+        if scoped {
+            // Links from the scope to memories outside it cannot be redrawn here: keep them.
+            edges.extend(
+                old_edges
+                    .iter()
+                    .filter(|e| scan_ids.contains(&e.source_id) && !scan_ids.contains(&e.target_id))
+                    .cloned(),
+            );
+        }
         // Only sources whose edges changed are rewritten.
         let mut old_by_source: BTreeMap<String, Vec<_>> = BTreeMap::new();
-        for e in store.edges(None)? {
-            old_by_source.entry(e.source_id.clone()).or_default().push(edge_key(&e));
+        for e in &old_edges {
+            old_by_source.entry(e.source_id.clone()).or_default().push(edge_key(e));
         }
         let mut new_by_source: BTreeMap<String, Vec<_>> = BTreeMap::new();
         for e in &edges {
@@ -667,7 +758,12 @@ impl Subcog {
                 removed_summaries,
                 edge_sources,
                 edges,
-                supersession_scope: scan_ids.into_iter().collect(),
+                supersession_scope: ms
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| !carried.contains_key(i))
+                    .map(|(_, m)| m.id.to_string())
+                    .collect(),
                 supersessions: plain,
                 transitions,
             },

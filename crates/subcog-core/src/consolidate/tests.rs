@@ -193,3 +193,179 @@ fn a_completed_run_is_announced_on_the_event_bus() {
         other => panic!("expected a ConsolidationCompleted event, got {other:?}"),
     }
 }
+
+/// Scoped runs, rule edits and runs without a model keep what they should.
+mod scoped_and_rules {
+    use super::*;
+    use crate::model::{EdgeType, Namespace};
+
+    fn now() -> chrono::DateTime<Utc> {
+        Utc.with_ymd_and_hms(2025, 1, 15, 0, 0, 0).single().expect("date")
+    }
+
+    fn cap(s: &Subcog, content: &str, ns: &str, days: i64, tags: &[&str]) -> crate::model::Memory {
+        s.capture(CaptureRequest {
+            content: content.into(),
+            namespace: ns.into(),
+            created_by: Some("agent".into()),
+            tags: tags.iter().map(|t| t.to_string()).collect(),
+            at: Some(now() - Duration::days(days)),
+            ..Default::default()
+        })
+        .expect("capture")
+        .memory
+    }
+
+    fn run(s: &Subcog, o: &ConsolidateOptions) -> crate::model::ConsolidationResult {
+        match s.consolidate(o, &mut |_, _, _| {}).expect("run").remove(0) {
+            ScopeOutcome::Completed { result, .. } => *result,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    fn references(s: &Subcog) -> usize {
+        let store = s.store_for_write(ScopeKind::Project).expect("store");
+        store
+            .edges(None)
+            .expect("edges")
+            .into_iter()
+            .filter(|e| e.edge_type == EdgeType::References)
+            .count()
+    }
+
+    #[test]
+    fn a_promoted_pattern_keeps_its_link_on_later_runs() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let s = service(dir.path(), now());
+        let m = cap(
+            &s,
+            "The redis cache key must include the lockfile hash",
+            "patterns",
+            30,
+            &[],
+        );
+        let store = s.store_for_write(ScopeKind::Project).expect("store");
+        for _ in 0..6 {
+            store.touch(&[m.id], now() - Duration::days(1)).expect("touch");
+        }
+        let first = run(&s, &ConsolidateOptions::default());
+        assert!(
+            first.actions.iter().any(|a| a.action == "promote"),
+            "{:?}",
+            first.actions
+        );
+        assert_eq!(references(&s), 1);
+        let second = run(&s, &ConsolidateOptions::default());
+        assert_eq!(references(&s), 1, "the second run dropped the promotion link");
+        assert_eq!(second.memories_changed, 0);
+    }
+
+    #[test]
+    fn an_until_run_keeps_a_supersession_whose_replacement_is_outside_it() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let s = service(dir.path(), now());
+        let old = cap(&s, "Use mysql for the main store", "decisions", 40, &[]);
+        cap(
+            &s,
+            "Switched to postgresql because mysql lacked JSON support",
+            "decisions",
+            10,
+            &[],
+        );
+        run(&s, &ConsolidateOptions::default());
+        let store = s.store_for_write(ScopeKind::Project).expect("store");
+        let before = store.get(&old.id).expect("get").expect("memory");
+        assert!(before.superseded_by.is_some());
+        run(
+            &s,
+            &ConsolidateOptions {
+                until: Some(now() - Duration::days(20)),
+                ..Default::default()
+            },
+        );
+        let after = store.get(&old.id).expect("get").expect("memory");
+        assert_eq!(after.superseded_by, before.superseded_by);
+        assert_eq!(after.tier, before.tier);
+        assert_eq!(store.supersessions().expect("supersessions").len(), 1);
+    }
+
+    #[test]
+    fn a_namespace_run_keeps_links_and_summaries_outside_it() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let s = service(dir.path(), now());
+        cap(
+            &s,
+            "The redis cache key must include the lockfile hash",
+            "learnings",
+            30,
+            &["x"],
+        );
+        cap(
+            &s,
+            "Redis cache key has to include the lockfile hash value",
+            "patterns",
+            20,
+            &["y"],
+        );
+        run(&s, &ConsolidateOptions::default());
+        let store = s.store_for_write(ScopeKind::Project).expect("store");
+        let count = |t: EdgeType| {
+            store
+                .edges(None)
+                .expect("edges")
+                .iter()
+                .filter(|e| e.edge_type == t)
+                .count()
+        };
+        let (related, summaries) = (count(EdgeType::RelatesTo), store.summaries().expect("summaries"));
+        run(
+            &s,
+            &ConsolidateOptions {
+                namespaces: vec![Namespace::parse("learnings").expect("ns")],
+                ..Default::default()
+            },
+        );
+        assert_eq!(
+            count(EdgeType::RelatesTo),
+            related,
+            "a namespace run dropped a cross-namespace edge"
+        );
+        assert_eq!(store.summaries().expect("summaries"), summaries);
+    }
+
+    #[test]
+    fn a_merge_without_a_loaded_model_is_idempotent() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let s = service(dir.path(), now());
+        cap(
+            &s,
+            "The redis cache key must include the lockfile hash",
+            "learnings",
+            30,
+            &["a", "b", "c", "d", "e", "f"],
+        );
+        cap(
+            &s,
+            "Redis cache key has to include the lockfile hash",
+            "learnings",
+            20,
+            &["a", "b", "c", "d", "e"],
+        );
+        // Same data, no embedder loaded: stored vectors only.
+        let s2 = Subcog::new(Config::default(), s.location().clone(), Arc::new(FixedClock(now()))).with_embedder(None);
+        let store = s2.store_for_write(ScopeKind::Project).expect("store");
+        let vectors = store.embedding_counts().expect("counts");
+        let first = run(&s2, &ConsolidateOptions::default());
+        assert!(first.actions.iter().any(|a| a.action == "merge"), "{:?}", first.actions);
+        assert_eq!(
+            store.embedding_counts().expect("counts"),
+            vectors,
+            "a tag-only edit dropped a vector"
+        );
+        let second = run(&s2, &ConsolidateOptions::default());
+        assert!(
+            second.tier_transitions.is_empty() && second.memories_changed == 0,
+            "{second:?}"
+        );
+    }
+}

@@ -71,6 +71,14 @@ impl SqliteStore {
         }
         let mut edits = 0;
         for (m, expected) in &w.edits {
+            let old_hash: Option<String> = tx
+                .query_row(
+                    "SELECT content_hash FROM memories WHERE id = ?1",
+                    [m.id.to_string()],
+                    |r| r.get(0),
+                )
+                .optional()
+                .map_err(e)?;
             let (sets, mut values): (Vec<String>, Vec<Value>) = rows::COLUMNS
                 .iter()
                 .zip(rows::to_values(m))
@@ -79,7 +87,7 @@ impl SqliteStore {
                 .unzip();
             values.push(Value::Text(m.id.to_string()));
             values.push(Value::Text(timestamp::to_storage(*expected)));
-            edits += tx
+            let changed = tx
                 .execute(
                     &format!(
                         "UPDATE memories SET {} WHERE id = ? AND updated_at = ?",
@@ -88,8 +96,12 @@ impl SqliteStore {
                     params_from_iter(values),
                 )
                 .map_err(e)?;
-            tx.execute("DELETE FROM memory_embeddings WHERE memory_id = ?1 AND ?2 <> (SELECT content_hash FROM memories WHERE id = ?1)", params![m.id.to_string(), ""])
-                .map_err(e)?;
+            edits += changed;
+            // A vector of the old text would rank the memory by what it used to say.
+            if changed > 0 && old_hash.as_deref() != Some(m.content_hash.as_str()) {
+                tx.execute("DELETE FROM memory_embeddings WHERE memory_id = ?1", [m.id.to_string()])
+                    .map_err(e)?;
+            }
         }
         for s in &w.summaries {
             let record = serde_json::to_string(s).map_err(|x| self.json_err("summary", x))?;
