@@ -45,6 +45,11 @@ fn seeded(config: &str) -> TestEnv {
             "2024-05-01T10:00:00Z",
         ),
         (
+            "The events table migration relates to the database switch",
+            "progress",
+            "2024-04-20T09:30:00Z",
+        ),
+        (
             "The staging token is sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH for CI cache",
             "learnings",
             "2024-05-02T10:00:00Z",
@@ -65,6 +70,14 @@ fn seeded(config: &str) -> TestEnv {
 }
 
 fn judge(body: &str) -> Reply {
+    if body.contains("Extract relationships") {
+        let answer = if body.contains("database switch") {
+            r#"{"edges": [{"type": "implements", "target_hint": "switched to PostgreSQL because MySQL lacked JSON", "confidence": 0.8}]}"#
+        } else {
+            r#"{"edges": []}"#
+        };
+        return openai_answer("gpt-5-nano-2025-08-07", answer);
+    }
     if body.contains("supersedes the older") {
         let yes = body.contains("PostgreSQL") && body.contains("MySQL");
         let answer = if yes {
@@ -132,6 +145,19 @@ fn consolidation_uses_the_llm_for_summaries_and_supersession_and_logs_cost() {
             .is_some_and(|s| s.contains("moved from MySQL to PostgreSQL")),
         "{sup}"
     );
+    // The LLM named a relation; its target phrase was resolved to the PostgreSQL decision.
+    let migration = id_of("The events table migration");
+    let edges = run(&env, &[], &["edges", &migration, "--json"]).ok().json();
+    assert!(
+        edges
+            .as_array()
+            .is_some_and(|e| e.iter().any(|x| x["edge_type"] == "implements"
+                && x["target_id"] == pg.as_str()
+                && x["reason"].as_str().is_some_and(|r| r.starts_with("gpt-5-nano")))),
+        "{edges} {llm}"
+    );
+    assert!(llm["edges_resolved"].as_u64().is_some_and(|n| n >= 1), "{llm}");
+
     let summaries = run(&env, &[], &["summaries", "--json"]).ok().json();
     assert!(
         summaries.as_array().is_some_and(|s| s

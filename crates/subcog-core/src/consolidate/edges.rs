@@ -33,6 +33,16 @@ static IMPLEMENTS: LazyLock<Regex> = LazyLock::new(|| {
 });
 static ULID: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\b[0-9A-HJKMNP-TV-Z]{26}\b").expect("constant regex"));
 
+static RELATION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(depends? on|dependent on|blocked (?:by|on)|requires|waiting (?:on|for)|implements?|implemented|as decided|contradicts?|conflicts? with|relates? to|related to|because of|caused by|breaks|uses)\b")
+        .expect("constant regex")
+});
+
+/// Whether a memory's text states a relation worth asking an LLM about.
+pub fn names_relation(text: &str) -> bool {
+    RELATION.is_match(text)
+}
+
 /// Everything the edge stage looks at.
 pub struct EdgeInput<'a> {
     /// The memories in scope.

@@ -241,3 +241,72 @@ pub fn describe(chain: &Chain) -> Vec<String> {
         .map(|p| format!("{}/{}", p.name(), p.model()))
         .collect()
 }
+
+/// A relation the LLM named, with the phrase that names its target.
+pub struct Hinted {
+    /// The relation type as the model wrote it.
+    pub edge_type: String,
+    /// What the memory points at.
+    pub target_hint: String,
+    /// Confidence.
+    pub confidence: f32,
+    /// The model.
+    pub model: String,
+}
+
+/// Asks for the relations of each memory (by index).
+pub fn extract_edges(
+    chain: &Chain,
+    ms: &[&Memory],
+    which: &[usize],
+    workers: usize,
+    run: &mut LlmRun,
+) -> Vec<Vec<Hinted>> {
+    let stop = AtomicBool::new(false);
+    let results = parallel(which, workers, &stop, &|&i| {
+        let out = chain.complete(&prompts::edges(&prompt_memory(ms[i])));
+        if matches!(out, Err(LlmError::Budget(_))) {
+            stop.store(true, Ordering::Relaxed);
+        }
+        out.and_then(|resp| {
+            let v = parse::json_object(&resp.text).ok_or_else(|| LlmError::Protocol {
+                provider: resp.provider.clone(),
+                message: "no JSON object in the answer".into(),
+            })?;
+            Ok(v["edges"]
+                .as_array()
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|e| {
+                            Some(Hinted {
+                                edge_type: parse::string(e, "type")?.to_ascii_lowercase(),
+                                target_hint: parse::string(e, "target_hint")?,
+                                confidence: parse::confidence(e, "confidence").unwrap_or(0.5),
+                                model: resp.model.clone(),
+                            })
+                        })
+                        .collect::<Vec<Hinted>>()
+                })
+                .unwrap_or_default())
+        })
+    });
+    results
+        .into_iter()
+        .zip(which)
+        .map(|(r, &i)| match r {
+            Some(Ok(edges)) => {
+                run.edges_extracted += edges.len();
+                edges
+            }
+            Some(Err(e)) => {
+                note(run, &e, format!("edges of {}: {e}", ms[i].id));
+                Vec::new()
+            }
+            None => {
+                run.fallbacks
+                    .push(format!("edges of {}: not asked (budget reached)", ms[i].id));
+                Vec::new()
+            }
+        })
+        .collect()
+}

@@ -33,6 +33,9 @@ pub struct ScopePlan {
     pub promotions: Vec<Memory>,
 }
 
+/// Most memories per run whose relations an LLM is asked for.
+const MAX_LLM_EDGE_MEMORIES: usize = 200;
+
 /// Scores are stored to three decimals, so a rerun at the same moment changes nothing and
 /// tiny drifts do not rewrite every memory.
 fn round3(x: f32) -> f32 {
@@ -567,6 +570,64 @@ impl Subcog {
             relates_to: cfg.relates_to_similarity,
             run_id: &run_id,
         });
+
+        // With an LLM, memories that state a relation get it named; each target phrase is
+        // resolved to the memory it is closest to (by meaning when a model is loaded).
+        if let (Some(chain), Some(run)) = (&chain, &mut llm_run)
+            && cfg.enable_edge_extraction
+        {
+            let which: Vec<usize> = (0..ms.len())
+                .filter(|&i| super::edges::names_relation(&ms[i].content))
+                .take(MAX_LLM_EDGE_MEMORIES)
+                .collect();
+            run.prompt_versions.push(crate::llm::prompts::EDGES_VERSION.into());
+            let hinted = llm_stages::extract_edges(chain, &ms, &which, self.config.llm.concurrency, run);
+            let embedder = self.embedder();
+            for (&i, list) in which.iter().zip(hinted) {
+                for h in list {
+                    let edge_type = match h.edge_type.as_str() {
+                        "relates_to" => crate::model::EdgeType::RelatesTo,
+                        "depends_on" => crate::model::EdgeType::DependsOn,
+                        "contradicts" => crate::model::EdgeType::Contradicts,
+                        "implements" => crate::model::EdgeType::Implements,
+                        // Supersession has its own stage and prompt.
+                        _ => continue,
+                    };
+                    let hint_vec = embedder
+                        .as_ref()
+                        .and_then(|e| e.embed(&[h.target_hint.as_str()]).ok())
+                        .and_then(|mut v| v.pop());
+                    let hint_terms = salient(&h.target_hint);
+                    let best = (0..ms.len())
+                        .filter(|&j| j != i && ms[j].is_live())
+                        .filter_map(|j| {
+                            let score = match (&hint_vec, vec_of[j]) {
+                                (Some(q), Some(v)) => dot(q, v),
+                                _ => super::terms::jaccard(&hint_terms, &terms[j]),
+                            };
+                            (score >= 0.45).then_some((score, j))
+                        })
+                        .max_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
+                    if let Some((score, j)) = best {
+                        run.edges_resolved += 1;
+                        edges.push(MemoryEdge {
+                            source_id: ms[i].id.to_string(),
+                            target_id: ms[j].id.to_string(),
+                            edge_type,
+                            weight: h.confidence.clamp(0.0, 1.0),
+                            reason: format!("{}: \"{}\" (match {score:.2})", h.model, h.target_hint),
+                            run_id: run_id.clone(),
+                        });
+                    }
+                }
+            }
+            // One edge per (source, target, type): the first drawn (the text's own) wins.
+            let mut seen = BTreeSet::new();
+            edges.retain(|e| seen.insert((e.source_id.clone(), e.target_id.clone(), e.edge_type)));
+        }
+        if let (Some(chain), Some(run)) = (&chain, &mut llm_run) {
+            run.usage = chain.usage().report();
+        }
 
         // Rule edits: tag unions of merge keepers, shortened verbose memories, promotions.
         let mut edits: BTreeMap<usize, Memory> = BTreeMap::new();

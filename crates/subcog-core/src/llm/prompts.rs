@@ -10,6 +10,8 @@ use crate::secrets;
 
 /// Version of the summary prompt.
 pub const SUMMARY_VERSION: &str = "summary/2026-11-22";
+/// Version of the edge extraction prompt.
+pub const EDGES_VERSION: &str = "edges/2026-11-22";
 /// Version of the supersession prompt.
 pub const SUPERSESSION_VERSION: &str = "supersession/2026-11-22";
 
@@ -74,6 +76,23 @@ Output JSON:\n{{\n  \"supersedes\": true|false,\n  \"kind\": \"full\"|\"partial\
         system,
         user: format!("Older memory:\n{}\n\nNewer memory:\n{}", fence(older), fence(newer)),
         max_tokens: 200,
+        json: true,
+    }
+}
+
+/// The edge extraction prompt for one memory (seed 000's EdgeStage).
+pub fn edges(m: &PromptMemory<'_>) -> ChatRequest {
+    let system = format!(
+        "Extract relationships from this memory of a software project to other things the project knows.\n\
+Types: relates_to, depends_on, contradicts, implements, supersedes.\n\
+For each, give a target_hint: a short phrase naming what the memory points at (a component, a decision, a tool), as the project would write it.\n\
+Only relationships the memory states; none is a fine answer.\n\n\
+Output JSON:\n{{\"edges\": [{{\"type\": \"depends_on\", \"target_hint\": \"...\", \"confidence\": 0.0-1.0}}]}}\n\n{DATA_RULE}"
+    );
+    ChatRequest {
+        system,
+        user: format!("Memory:\n{}", fence(m)),
+        max_tokens: 300,
         json: true,
     }
 }

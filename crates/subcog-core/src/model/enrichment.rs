@@ -196,6 +196,12 @@ pub struct LlmRun {
     pub pairs_judged: usize,
     /// Summaries written by the LLM.
     pub summaries_written: usize,
+    /// Edges the LLM named (before resolving their targets).
+    #[serde(default)]
+    pub edges_extracted: usize,
+    /// Of those, edges whose target was found among the memories.
+    #[serde(default)]
+    pub edges_resolved: usize,
     /// Items that fell back to the offline path, with why.
     pub fallbacks: Vec<String>,
     /// Set when a cap stopped LLM calls: the rest of the run went offline.
