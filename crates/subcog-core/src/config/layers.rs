@@ -452,6 +452,26 @@ mod tests {
     }
 
     #[test]
+    fn the_seeds_llm_variables_reach_the_llm_section() {
+        let loaded = load(
+            None,
+            &env(&[
+                ("SUBCOG_LLM_PROVIDER", "ollama"),
+                ("MEMORY_CONSOLIDATION_LLM_PROVIDER", "lmstudio"),
+                ("MEMORY_CONSOLIDATION_LLM_MODEL", "qwen2.5"),
+                ("MEMORY_CONSOLIDATION_LLM_BASE_URL", "http://127.0.0.1:9/v1"),
+            ]),
+            &[],
+        )
+        .expect("loads");
+        let c = &loaded.config;
+        assert_eq!(c.llm.provider, "ollama");
+        assert_eq!(c.consolidation.llm_provider, "lmstudio");
+        assert_eq!(c.llm.model, "qwen2.5");
+        assert_eq!(c.llm.base_url, "http://127.0.0.1:9/v1");
+    }
+
+    #[test]
     fn a_preset_fills_keys_not_set_explicitly() {
         let file = "[retention]\npreset = \"responsive\"\nhot_threshold = 0.9\n";
         let loaded = load(Some((Path::new("c.toml"), file)), &[], &[]).expect("loads");
