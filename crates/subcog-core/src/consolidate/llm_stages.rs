@@ -3,13 +3,20 @@
 //! fails or whose answer cannot be parsed keeps its offline result, and a budget cap stops
 //! further calls for the rest of the run.
 
-use std::sync::Mutex;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use super::supersede::{Verdict, has_marker};
+use super::terms::{jaccard, salient};
+use crate::embed::{Embedder, dot};
 
 use crate::llm::chain::Chain;
 use crate::llm::prompts::{self, PromptMemory};
 use crate::llm::{LlmClient, LlmError, parse};
-use crate::model::{LlmRun, Memory, SummaryDecision, SupersededFact, SupersessionKind};
+use crate::model::{
+    EdgeType, LlmRun, Memory, MemoryEdge, MemorySummary, SummaryDecision, SupersededFact, SupersessionKind,
+};
 
 /// A supersession verdict from the LLM.
 pub struct Judged {
@@ -309,4 +316,171 @@ pub fn extract_edges(
             }
         })
         .collect()
+}
+
+/// Clusters as the plan holds them: id, member indices, coherence.
+pub type Clusters = [(String, Vec<usize>, f32)];
+
+/// Lets the LLM judge the candidate pairs (the heuristic's finds, and cluster mates at
+/// cosine ≥ 0.6 whose newer text carries a change marker). Its verdicts replace the
+/// heuristic's in `best` (older → (newer, verdict)); returns the model per LLM-judged older.
+pub fn refine_supersessions(
+    chain: &Chain,
+    ms: &[&Memory],
+    clusters: &Clusters,
+    best: &mut BTreeMap<usize, (usize, Verdict)>,
+    sim: &dyn Fn(usize, usize) -> f32,
+    workers: usize,
+    run: &mut LlmRun,
+) -> BTreeMap<usize, String> {
+    let mut pairs: BTreeSet<(usize, usize)> = best.iter().map(|(o, (n, _))| (*n, *o)).collect();
+    for (_, members, _) in clusters {
+        for &a in members {
+            for &b in members {
+                // Only pairs with evidence of change reach the prompt: every call costs.
+                if a != b
+                    && has_marker(&ms[a].content)
+                    && ms[a].namespace == ms[b].namespace
+                    && ms[a].domain == ms[b].domain
+                    && (ms[a].created_at, ms[a].id) > (ms[b].created_at, ms[b].id)
+                    && sim(a, b) >= 0.6
+                {
+                    pairs.insert((a, b));
+                }
+            }
+        }
+    }
+    let pairs: Vec<(usize, usize)> = pairs.into_iter().collect();
+    let judged = judge_pairs(chain, ms, &pairs, workers, run);
+    let mut methods: BTreeMap<usize, String> = BTreeMap::new();
+    for (&(newer, older), j) in pairs.iter().zip(judged) {
+        let Some(j) = j else { continue };
+        if j.supersedes {
+            let better =
+                !methods.contains_key(&older) || best.get(&older).is_none_or(|(_, v)| j.confidence > v.confidence);
+            if better {
+                let verdict = Verdict {
+                    kind: j.kind,
+                    confidence: j.confidence,
+                    reason: j.reason,
+                };
+                best.insert(older, (newer, verdict));
+                methods.insert(older, j.model);
+            }
+        } else if best.get(&older).is_some_and(|(n, _)| *n == newer) && !methods.contains_key(&older) {
+            best.remove(&older);
+        }
+    }
+    methods
+}
+
+/// Rewrites the summaries written this run with the LLM's (an item it cannot do keeps the
+/// extractive one), mirroring the change into `all`.
+pub fn rewrite_summaries(
+    chain: &Chain,
+    ms: &[&Memory],
+    written: &mut [MemorySummary],
+    all: &mut [MemorySummary],
+    max_tokens: u32,
+    workers: usize,
+    run: &mut LlmRun,
+) {
+    if written.is_empty() {
+        return;
+    }
+    let by_id: HashMap<String, &Memory> = ms.iter().map(|m| (m.id.to_string(), *m)).collect();
+    let groups: Vec<Vec<&Memory>> = written
+        .iter()
+        .map(|s| s.source_ids.iter().filter_map(|id| by_id.get(id).copied()).collect())
+        .collect();
+    let outs = summarize(chain, &groups, max_tokens, workers, run);
+    for (s, w) in written.iter_mut().zip(outs) {
+        let Some(w) = w else { continue };
+        if !w.title.is_empty() {
+            s.title = crate::content::one_line(&w.title, 80);
+        }
+        s.summary = w.summary;
+        if !w.key_facts.is_empty() {
+            s.key_facts = w.key_facts;
+        }
+        s.decisions = w.decisions;
+        s.superseded_facts = w.superseded_facts;
+        s.method = w.model;
+        if let Some(slot) = all.iter_mut().find(|x| x.id == s.id) {
+            *slot = s.clone();
+        }
+    }
+}
+
+/// What edge extraction looks at.
+pub struct EdgeContext<'a> {
+    /// The memories in scope.
+    pub memories: &'a [&'a Memory],
+    /// Their stored vectors, when they have one.
+    pub vectors: &'a [Option<&'a [f32]>],
+    /// Their topic words.
+    pub terms: &'a [BTreeSet<String>],
+    /// The model that embeds target phrases, when loaded.
+    pub embedder: Option<Arc<dyn Embedder>>,
+    /// The run drawing the edges.
+    pub run_id: &'a str,
+    /// Parallel calls.
+    pub workers: usize,
+}
+
+/// Most memories per run whose relations an LLM is asked for.
+const MAX_EDGE_MEMORIES: usize = 200;
+
+/// Asks for the relations of memories that state one and resolves each target phrase to
+/// the memory it is closest to (by meaning when a model is loaded, else by topic words);
+/// the edges drawn from the text itself win a tie.
+pub fn add_edges(chain: &Chain, cx: &EdgeContext<'_>, edges: &mut Vec<MemoryEdge>, run: &mut LlmRun) {
+    let ms = cx.memories;
+    let which: Vec<usize> = (0..ms.len())
+        .filter(|&i| super::edges::names_relation(&ms[i].content))
+        .take(MAX_EDGE_MEMORIES)
+        .collect();
+    run.prompt_versions.push(prompts::EDGES_VERSION.into());
+    let hinted = extract_edges(chain, ms, &which, cx.workers, run);
+    for (&i, list) in which.iter().zip(hinted) {
+        for h in list {
+            let edge_type = match h.edge_type.as_str() {
+                "relates_to" => EdgeType::RelatesTo,
+                "depends_on" => EdgeType::DependsOn,
+                "contradicts" => EdgeType::Contradicts,
+                "implements" => EdgeType::Implements,
+                // Supersession has its own stage and prompt.
+                _ => continue,
+            };
+            let hint_vec = cx
+                .embedder
+                .as_ref()
+                .and_then(|e| e.embed(&[h.target_hint.as_str()]).ok())
+                .and_then(|mut v| v.pop());
+            let hint_terms = salient(&h.target_hint);
+            let best = (0..ms.len())
+                .filter(|&j| j != i && ms[j].is_live())
+                .filter_map(|j| {
+                    let score = match (&hint_vec, cx.vectors.get(j).copied().flatten()) {
+                        (Some(q), Some(v)) => dot(q, v),
+                        _ => jaccard(&hint_terms, &cx.terms[j]),
+                    };
+                    (score >= 0.45).then_some((score, j))
+                })
+                .max_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
+            if let Some((score, j)) = best {
+                run.edges_resolved += 1;
+                edges.push(MemoryEdge {
+                    source_id: ms[i].id.to_string(),
+                    target_id: ms[j].id.to_string(),
+                    edge_type,
+                    weight: h.confidence.clamp(0.0, 1.0),
+                    reason: format!("{}: \"{}\" (match {score:.2})", h.model, h.target_hint),
+                    run_id: cx.run_id.to_string(),
+                });
+            }
+        }
+    }
+    let mut seen = BTreeSet::new();
+    edges.retain(|e| seen.insert((e.source_id.clone(), e.target_id.clone(), e.edge_type)));
 }

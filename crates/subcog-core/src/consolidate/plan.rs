@@ -33,9 +33,6 @@ pub struct ScopePlan {
     pub promotions: Vec<Memory>,
 }
 
-/// Most memories per run whose relations an LLM is asked for.
-const MAX_LLM_EDGE_MEMORIES: usize = 200;
-
 /// Scores are stored to three decimals, so a rerun at the same moment changes nothing and
 /// tiny drifts do not rewrite every memory.
 fn round3(x: f32) -> f32 {
@@ -264,53 +261,13 @@ impl Subcog {
             prompt_versions: vec![SUPERSESSION_VERSION.into(), SUMMARY_VERSION.into()],
             ..Default::default()
         });
-        let mut llm_methods: BTreeMap<usize, String> = BTreeMap::new();
-        if let (Some(chain), Some(run)) = (&chain, &mut llm_run)
-            && cfg.enable_supersession
-        {
-            let mut pairs: BTreeSet<(usize, usize)> = best.iter().map(|(o, (n, _))| (*n, *o)).collect();
-            for (_, members, _) in &clusters {
-                for &a in members {
-                    for &b in members {
-                        // Only pairs with evidence of change reach the prompt: every call costs.
-                        if a != b
-                            && has_marker(&ms[a].content)
-                            && ms[a].namespace == ms[b].namespace
-                            && ms[a].domain == ms[b].domain
-                            && (ms[a].created_at, ms[a].id) > (ms[b].created_at, ms[b].id)
-                            && sim(a, b) >= 0.6
-                        {
-                            pairs.insert((a, b));
-                        }
-                    }
-                }
+        let llm_methods: BTreeMap<usize, String> = match (&chain, &mut llm_run) {
+            (Some(chain), Some(run)) if cfg.enable_supersession => {
+                let workers = self.config.llm.concurrency;
+                llm_stages::refine_supersessions(chain, &ms, &clusters, &mut best, &sim, workers, run)
             }
-            let pairs: Vec<(usize, usize)> = pairs.into_iter().collect();
-            let judged = llm_stages::judge_pairs(chain, &ms, &pairs, self.config.llm.concurrency, run);
-            for (&(newer, older), j) in pairs.iter().zip(judged) {
-                let Some(j) = j else { continue };
-                if j.supersedes {
-                    let better = !llm_methods.contains_key(&older)
-                        || best.get(&older).is_none_or(|(_, v)| j.confidence > v.confidence);
-                    if better {
-                        best.insert(
-                            older,
-                            (
-                                newer,
-                                super::supersede::Verdict {
-                                    kind: j.kind,
-                                    confidence: j.confidence,
-                                    reason: j.reason,
-                                },
-                            ),
-                        );
-                        llm_methods.insert(older, j.model);
-                    }
-                } else if best.get(&older).is_some_and(|(n, _)| *n == newer) && !llm_methods.contains_key(&older) {
-                    best.remove(&older);
-                }
-            }
-        }
+            _ => BTreeMap::new(),
+        };
         let merges = rules::merges(
             &ms,
             &|a, b| Some(sim(a, b)),
@@ -416,40 +373,10 @@ impl Subcog {
                 }
             }
         }
-        if let (Some(chain), Some(run)) = (&chain, &mut llm_run)
-            && !written.is_empty()
-        {
-            let by_id: HashMap<String, &Memory> = ms.iter().map(|m| (m.id.to_string(), *m)).collect();
-            let groups: Vec<Vec<&Memory>> = written
-                .iter()
-                .map(|s| s.source_ids.iter().filter_map(|id| by_id.get(id).copied()).collect())
-                .collect();
-            let outs = llm_stages::summarize(
-                chain,
-                &groups,
-                u32::try_from(cfg.summary_token_budget).unwrap_or(u32::MAX),
-                self.config.llm.concurrency,
-                run,
-            );
-            for (s, w) in written.iter_mut().zip(outs) {
-                let Some(w) = w else { continue };
-                if !w.title.is_empty() {
-                    s.title = crate::content::one_line(&w.title, 80);
-                }
-                s.summary = w.summary;
-                if !w.key_facts.is_empty() {
-                    s.key_facts = w.key_facts;
-                }
-                s.decisions = w.decisions;
-                s.superseded_facts = w.superseded_facts;
-                s.method = w.model;
-                if let Some(slot) = summaries.iter_mut().find(|x| x.id == s.id) {
-                    *slot = s.clone();
-                }
-            }
-        }
         if let (Some(chain), Some(run)) = (&chain, &mut llm_run) {
-            run.usage = chain.usage().report();
+            let budget = u32::try_from(cfg.summary_token_budget).unwrap_or(u32::MAX);
+            let workers = self.config.llm.concurrency;
+            llm_stages::rewrite_summaries(chain, &ms, &mut written, &mut summaries, budget, workers, run);
         }
         let kept: BTreeSet<&String> = summaries.iter().map(|s| &s.id).collect();
         let removed_summaries: Vec<String> = existing
@@ -571,59 +498,19 @@ impl Subcog {
             run_id: &run_id,
         });
 
-        // With an LLM, memories that state a relation get it named; each target phrase is
-        // resolved to the memory it is closest to (by meaning when a model is loaded).
+        // With an LLM, memories that state a relation get it named and resolved.
         if let (Some(chain), Some(run)) = (&chain, &mut llm_run)
             && cfg.enable_edge_extraction
         {
-            let which: Vec<usize> = (0..ms.len())
-                .filter(|&i| super::edges::names_relation(&ms[i].content))
-                .take(MAX_LLM_EDGE_MEMORIES)
-                .collect();
-            run.prompt_versions.push(crate::llm::prompts::EDGES_VERSION.into());
-            let hinted = llm_stages::extract_edges(chain, &ms, &which, self.config.llm.concurrency, run);
-            let embedder = self.embedder();
-            for (&i, list) in which.iter().zip(hinted) {
-                for h in list {
-                    let edge_type = match h.edge_type.as_str() {
-                        "relates_to" => crate::model::EdgeType::RelatesTo,
-                        "depends_on" => crate::model::EdgeType::DependsOn,
-                        "contradicts" => crate::model::EdgeType::Contradicts,
-                        "implements" => crate::model::EdgeType::Implements,
-                        // Supersession has its own stage and prompt.
-                        _ => continue,
-                    };
-                    let hint_vec = embedder
-                        .as_ref()
-                        .and_then(|e| e.embed(&[h.target_hint.as_str()]).ok())
-                        .and_then(|mut v| v.pop());
-                    let hint_terms = salient(&h.target_hint);
-                    let best = (0..ms.len())
-                        .filter(|&j| j != i && ms[j].is_live())
-                        .filter_map(|j| {
-                            let score = match (&hint_vec, vec_of[j]) {
-                                (Some(q), Some(v)) => dot(q, v),
-                                _ => super::terms::jaccard(&hint_terms, &terms[j]),
-                            };
-                            (score >= 0.45).then_some((score, j))
-                        })
-                        .max_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
-                    if let Some((score, j)) = best {
-                        run.edges_resolved += 1;
-                        edges.push(MemoryEdge {
-                            source_id: ms[i].id.to_string(),
-                            target_id: ms[j].id.to_string(),
-                            edge_type,
-                            weight: h.confidence.clamp(0.0, 1.0),
-                            reason: format!("{}: \"{}\" (match {score:.2})", h.model, h.target_hint),
-                            run_id: run_id.clone(),
-                        });
-                    }
-                }
-            }
-            // One edge per (source, target, type): the first drawn (the text's own) wins.
-            let mut seen = BTreeSet::new();
-            edges.retain(|e| seen.insert((e.source_id.clone(), e.target_id.clone(), e.edge_type)));
+            let context = llm_stages::EdgeContext {
+                memories: &ms,
+                vectors: &vec_of,
+                terms: &terms,
+                embedder: self.embedder(),
+                run_id: &run_id,
+                workers: self.config.llm.concurrency,
+            };
+            llm_stages::add_edges(chain, &context, &mut edges, run);
         }
         if let (Some(chain), Some(run)) = (&chain, &mut llm_run) {
             run.usage = chain.usage().report();
