@@ -4,27 +4,13 @@
 //!
 //! Run with `scripts/bench consolidate`.
 
-use std::path::Path;
 use std::sync::Arc;
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
-use subcog_bench::{git_service, populated_for_consolidation};
+use subcog_bench::{copy_dir, git_service, populated_for_consolidation};
 use subcog_core::clock::FixedClock;
 use subcog_core::consolidate::ConsolidateOptions;
 use subcog_core::embed::EmbeddingModel;
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("mkdir");
-    for entry in std::fs::read_dir(from).expect("read dir") {
-        let entry = entry.expect("entry");
-        let target = to.join(entry.file_name());
-        if entry.file_type().expect("type").is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).expect("copy");
-        }
-    }
-}
 
 fn bench(c: &mut Criterion) {
     let model = EmbeddingModel {

@@ -6,12 +6,11 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
-use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
-use subcog_bench::{git_service, populated_for_consolidation};
+use subcog_bench::{copy_dir, git_service, populated_for_consolidation};
 use subcog_core::clock::FixedClock;
 use subcog_core::consolidate::{ConsolidateOptions, LlmMode, ScopeOutcome};
 use subcog_core::embed::EmbeddingModel;
@@ -57,19 +56,6 @@ fn scripted_server() -> String {
         }
     });
     base
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("mkdir");
-    for entry in std::fs::read_dir(from).expect("read dir") {
-        let entry = entry.expect("entry");
-        let target = to.join(entry.file_name());
-        if entry.file_type().expect("type").is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).expect("copy");
-        }
-    }
 }
 
 fn bench(c: &mut Criterion) {

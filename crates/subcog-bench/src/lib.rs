@@ -216,6 +216,20 @@ pub fn populated_for_consolidation(data_dir: &Path, n: usize, model: &subcog_cor
     subcog
 }
 
+/// Copies a directory tree (benchmarks restore the same starting state each iteration).
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for entry in std::fs::read_dir(from).expect("read dir") {
+        let entry = entry.expect("entry");
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("type").is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy");
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
