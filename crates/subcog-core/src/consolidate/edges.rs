@@ -195,6 +195,32 @@ pub fn extract(input: &EdgeInput<'_>) -> Vec<MemoryEdge> {
     out.into_values().collect()
 }
 
+/// What identifies an edge's content (weights to three decimals).
+fn edge_key(e: &MemoryEdge) -> (String, String, String, u32, String) {
+    (
+        e.source_id.clone(),
+        e.target_id.clone(),
+        e.edge_type.to_string(),
+        (e.weight * 1000.0).round() as u32,
+        e.reason.clone(),
+    )
+}
+
+/// The nodes among `sources` whose outgoing edges differ between `old` and `new`: only
+/// those are rewritten, so an unchanged graph costs no writes.
+pub fn changed_sources(old: &[MemoryEdge], new: &[MemoryEdge], sources: BTreeSet<String>) -> Vec<String> {
+    let group = |edges: &[MemoryEdge]| {
+        let mut by: BTreeMap<String, Vec<_>> = BTreeMap::new();
+        for e in edges {
+            by.entry(e.source_id.clone()).or_default().push(edge_key(e));
+        }
+        by.values_mut().for_each(|v| v.sort());
+        by
+    };
+    let (old, new) = (group(old), group(new));
+    sources.into_iter().filter(|s| old.get(s) != new.get(s)).collect()
+}
+
 /// The memory whose topic words best cover `words`: at least two shared words, or one
 /// that at most three memories use.
 fn best_target(

@@ -58,16 +58,6 @@ fn content_of(s: &MemorySummary) -> MemorySummary {
     c
 }
 
-fn edge_key(e: &MemoryEdge) -> (String, String, String, u32, String) {
-    (
-        e.source_id.clone(),
-        e.target_id.clone(),
-        e.edge_type.to_string(),
-        (e.weight * 1000.0).round() as u32,
-        e.reason.clone(),
-    )
-}
-
 impl Subcog {
     /// The embedding model whose stored vectors clustering uses: the installed model, else
     /// the model with the most stored vectors.
@@ -644,27 +634,10 @@ impl Subcog {
             );
         }
         // Only sources whose edges changed are rewritten.
-        let mut old_by_source: BTreeMap<String, Vec<_>> = BTreeMap::new();
-        for e in &old_edges {
-            old_by_source.entry(e.source_id.clone()).or_default().push(edge_key(e));
-        }
-        let mut new_by_source: BTreeMap<String, Vec<_>> = BTreeMap::new();
-        for e in &edges {
-            new_by_source.entry(e.source_id.clone()).or_default().push(edge_key(e));
-        }
         let mut sources: BTreeSet<String> = scan_ids.clone();
         sources.extend(summaries.iter().map(|s| s.id.clone()));
         sources.extend(removed_summaries.iter().cloned());
-        let edge_sources: Vec<String> = sources
-            .into_iter()
-            .filter(|s| {
-                let mut a = old_by_source.get(s).cloned().unwrap_or_default();
-                let mut b = new_by_source.get(s).cloned().unwrap_or_default();
-                a.sort();
-                b.sort();
-                a != b
-            })
-            .collect();
+        let edge_sources = super::edges::changed_sources(&old_edges, &edges, sources);
         let changed: BTreeSet<&String> = edge_sources.iter().collect();
         let edge_count = edges.len();
         let edges: Vec<MemoryEdge> = edges.into_iter().filter(|e| changed.contains(&e.source_id)).collect();
