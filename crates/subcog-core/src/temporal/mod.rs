@@ -4,7 +4,9 @@
 //! Pure functions over text and a reference instant (UTC: "today" is the UTC day; the
 //! caller's time zone arrives with the temporal issue). The full resolver of time
 //! expressions in memory content (granularity, confidence, weekdays, "the week before")
-//! is the temporal issue's; this covers what query ranking needs now.
+//! is in [`resolve`]; this covers what query ranking needs.
+
+pub mod resolve;
 
 use chrono::{DateTime, Datelike, Duration, NaiveDate, TimeZone, Utc};
 use regex::Regex;

@@ -1,0 +1,634 @@
+//! Time expressions in memory text resolved against the memory's own date: "yesterday" in a
+//! memory of 8 May 2023 is 7 May 2023.
+//!
+//! Each reference keeps its original text, an inclusive date range, a granularity and a
+//! confidence. Nothing is invented: a phrase that cannot be placed is not returned, and
+//! approximate ones ("a few days ago") carry a low confidence. Weeks run Monday–Sunday;
+//! a bare weekday ("on Friday") is the most recent one before the memory.
+
+use std::sync::LazyLock;
+
+use chrono::{Datelike, Duration, Months, NaiveDate, Weekday};
+use regex::Regex;
+use serde::{Deserialize, Serialize};
+
+use super::month_number;
+
+/// How precise a resolved reference is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Granularity {
+    /// One day.
+    Day,
+    /// Monday to Sunday.
+    Week,
+    /// Saturday and Sunday.
+    Weekend,
+    /// A calendar month.
+    Month,
+    /// A calendar year.
+    Year,
+    /// An open span ("since 2019", "for 3 years").
+    Span,
+}
+
+/// One resolved time reference.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TemporalRef {
+    /// The words as written.
+    pub text: String,
+    /// First day.
+    pub start: NaiveDate,
+    /// Last day (inclusive).
+    pub end: NaiveDate,
+    /// Precision.
+    pub granularity: Granularity,
+    /// How sure the reading is, in `[0, 1]`.
+    pub confidence: f32,
+}
+
+/// How to read `5/8/2023`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DateOrder {
+    /// Month first (US).
+    #[default]
+    Mdy,
+    /// Day first.
+    Dmy,
+}
+
+const NUMBER: &str =
+    r"(\d{1,3}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a couple of|a few|several)";
+const MONTH: &str = r"(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)";
+const WEEKDAY: &str = r"(monday|tuesday|wednesday|thursday|friday|saturday|sunday)";
+
+static PATTERNS: LazyLock<Vec<(Kind, Regex)>> = LazyLock::new(|| {
+    let p = |kind: Kind, re: String| (kind, Regex::new(&format!("(?i){re}")).expect("constant regex"));
+    vec![
+        p(Kind::Iso, r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b".into()),
+        p(Kind::Numeric, r"\b(\d{1,2})/(\d{1,2})/(\d{4})\b".into()),
+        p(
+            Kind::DayMonthYear,
+            format!(r"\b(\d{{1,2}})(?:st|nd|rd|th)?(?: of)?\s+{MONTH},?\s+(\d{{4}})\b"),
+        ),
+        p(
+            Kind::MonthDayYear,
+            format!(r"\b{MONTH}\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b"),
+        ),
+        p(Kind::MonthDay, format!(r"\b{MONTH}\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?\b")),
+        p(
+            Kind::DayMonth,
+            format!(r"\b(\d{{1,2}})(?:st|nd|rd|th)?(?: of)?\s+{MONTH}\b"),
+        ),
+        p(Kind::MonthYear, format!(r"\b{MONTH},?\s+(\d{{4}})\b")),
+        p(Kind::RelMonth, format!(r"\b(last|this|next|in|during)\s+{MONTH}\b")),
+        p(Kind::Since, r"\bsince\s+((?:19|20)\d{2})\b".into()),
+        p(
+            Kind::For,
+            format!(r"\bfor\s+(?:the\s+(?:last|past)\s+)?{NUMBER}\s+(day|week|month|year)s?\b"),
+        ),
+        p(Kind::DayBeforeYesterday, r"\bthe day before yesterday\b".into()),
+        p(Kind::DayAfterTomorrow, r"\bthe day after tomorrow\b".into()),
+        p(
+            Kind::Yesterday,
+            r"\byesterday(?:\s+(?:morning|afternoon|evening|night))?\b".into(),
+        ),
+        p(
+            Kind::Tomorrow,
+            r"\btomorrow(?:\s+(?:morning|afternoon|evening|night))?\b".into(),
+        ),
+        p(Kind::LastNight, r"\blast night\b".into()),
+        p(
+            Kind::Today,
+            r"\b(?:today|tonight|this\s+(?:morning|afternoon|evening))\b".into(),
+        ),
+        p(
+            Kind::Ago,
+            format!(r"\b{NUMBER}\s+(day|week|weekend|month|year)s?\s+ago\b"),
+        ),
+        p(Kind::WeekBefore, r"\bthe (week|weekend|month|year) before\b".into()),
+        p(
+            Kind::Rel,
+            r"\b(last|this|next|past)\s+(week|weekend|month|year)\b".into(),
+        ),
+        p(Kind::RelWeekday, format!(r"\b(last|this|next)\s+{WEEKDAY}\b")),
+        p(Kind::BareWeekday, format!(r"\b(?:on\s+)?{WEEKDAY}\b")),
+    ]
+});
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Iso,
+    Numeric,
+    DayMonthYear,
+    MonthDayYear,
+    MonthDay,
+    DayMonth,
+    MonthYear,
+    RelMonth,
+    Since,
+    For,
+    DayBeforeYesterday,
+    DayAfterTomorrow,
+    Yesterday,
+    Tomorrow,
+    LastNight,
+    Today,
+    Ago,
+    WeekBefore,
+    Rel,
+    RelWeekday,
+    BareWeekday,
+}
+
+/// Every time reference in `text`, resolved against `anchor` (the memory's date), in
+/// text order. Overlapping matches keep the earliest-listed, longest pattern.
+pub fn resolve_all(text: &str, anchor: NaiveDate, order: DateOrder) -> Vec<TemporalRef> {
+    let mut taken: Vec<(usize, usize)> = Vec::new();
+    let mut found: Vec<(usize, TemporalRef)> = Vec::new();
+    for (kind, re) in PATTERNS.iter() {
+        for caps in re.captures_iter(text) {
+            let Some(whole) = caps.get(0) else { continue };
+            let (s, e) = (whole.start(), whole.end());
+            if taken.iter().any(|&(a, b)| s < b && a < e) {
+                continue;
+            }
+            let groups: Vec<String> = (1..caps.len())
+                .map(|i| caps.get(i).map(|m| m.as_str().to_lowercase()).unwrap_or_default())
+                .collect();
+            if let Some((start, end, granularity, confidence)) = resolve(*kind, &groups, anchor, order) {
+                taken.push((s, e));
+                found.push((
+                    s,
+                    TemporalRef {
+                        text: whole.as_str().to_string(),
+                        start,
+                        end,
+                        granularity,
+                        confidence,
+                    },
+                ));
+            }
+        }
+    }
+    found.sort_by_key(|(s, _)| *s);
+    found.into_iter().map(|(_, r)| r).collect()
+}
+
+type Resolved = (NaiveDate, NaiveDate, Granularity, f32);
+
+fn day(d: NaiveDate, confidence: f32) -> Option<Resolved> {
+    Some((d, d, Granularity::Day, confidence))
+}
+
+fn week_of(d: NaiveDate) -> NaiveDate {
+    d - Duration::days(i64::from(d.weekday().num_days_from_monday()))
+}
+
+fn week(d: NaiveDate, confidence: f32) -> Option<Resolved> {
+    let monday = week_of(d);
+    Some((monday, monday + Duration::days(6), Granularity::Week, confidence))
+}
+
+fn weekend(d: NaiveDate, confidence: f32) -> Option<Resolved> {
+    let saturday = week_of(d) + Duration::days(5);
+    Some((saturday, saturday + Duration::days(1), Granularity::Weekend, confidence))
+}
+
+fn month(y: i32, m: u32, confidence: f32) -> Option<Resolved> {
+    let first = NaiveDate::from_ymd_opt(y, m, 1)?;
+    let last = first.checked_add_months(Months::new(1))? - Duration::days(1);
+    Some((first, last, Granularity::Month, confidence))
+}
+
+fn year(y: i32, confidence: f32) -> Option<Resolved> {
+    Some((
+        NaiveDate::from_ymd_opt(y, 1, 1)?,
+        NaiveDate::from_ymd_opt(y, 12, 31)?,
+        Granularity::Year,
+        confidence,
+    ))
+}
+
+fn count(word: &str) -> Option<(i64, f32)> {
+    let n = match word.trim() {
+        "a" | "an" | "one" => 1,
+        "two" | "a couple of" => 2,
+        "three" | "a few" => 3,
+        "several" => 4,
+        "four" => 4,
+        "five" => 5,
+        "six" => 6,
+        "seven" => 7,
+        "eight" => 8,
+        "nine" => 9,
+        "ten" => 10,
+        "eleven" => 11,
+        "twelve" => 12,
+        digits => digits.parse().ok()?,
+    };
+    let vague = matches!(word.trim(), "a couple of" | "a few" | "several");
+    Some((n, if vague { 0.5 } else { 0.9 }))
+}
+
+fn weekday(name: &str) -> Option<Weekday> {
+    name.parse().ok()
+}
+
+fn month_of(name: &str) -> Option<u32> {
+    month_number(name).or_else(|| {
+        let short = [
+            "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+        ];
+        let n = name.trim_end_matches('t');
+        short.iter().position(|s| *s == n).map(|i| i as u32 + 1)
+    })
+}
+
+/// The month/day nearest the anchor (a memory usually talks about the recent past).
+fn nearest(anchor: NaiveDate, m: u32, d: u32) -> Option<NaiveDate> {
+    [anchor.year() - 1, anchor.year(), anchor.year() + 1]
+        .iter()
+        .filter_map(|y| NaiveDate::from_ymd_opt(*y, m, d))
+        .min_by_key(|c| (*c - anchor).num_days().abs())
+}
+
+fn resolve(kind: Kind, g: &[String], anchor: NaiveDate, order: DateOrder) -> Option<Resolved> {
+    let num = |i: usize| g.get(i).and_then(|s| s.parse::<u32>().ok());
+    let int = |i: usize| g.get(i).and_then(|s| s.parse::<i32>().ok());
+    match kind {
+        Kind::Iso => day(NaiveDate::from_ymd_opt(int(0)?, num(1)?, num(2)?)?, 0.99),
+        Kind::Numeric => {
+            let (a, b, y) = (num(0)?, num(1)?, int(2)?);
+            let (m, d) = match order {
+                DateOrder::Mdy => (a, b),
+                DateOrder::Dmy => (b, a),
+            };
+            // Both readings valid and different: say so through the confidence.
+            let ambiguous = a <= 12 && b <= 12 && a != b;
+            day(NaiveDate::from_ymd_opt(y, m, d)?, if ambiguous { 0.7 } else { 0.95 })
+        }
+        Kind::DayMonthYear => day(NaiveDate::from_ymd_opt(int(2)?, month_of(g.get(1)?)?, num(0)?)?, 0.98),
+        Kind::MonthDayYear => day(NaiveDate::from_ymd_opt(int(2)?, month_of(g.first()?)?, num(1)?)?, 0.98),
+        Kind::MonthDay => day(nearest(anchor, month_of(g.first()?)?, num(1)?)?, 0.8),
+        Kind::DayMonth => day(nearest(anchor, month_of(g.get(1)?)?, num(0)?)?, 0.8),
+        Kind::MonthYear => month(int(1)?, month_of(g.first()?)?, 0.95),
+        Kind::RelMonth => {
+            let m = month_of(g.get(1)?)?;
+            let y = anchor.year();
+            match g.first()?.as_str() {
+                "last" => month(if m < anchor.month() { y } else { y - 1 }, m, 0.85),
+                "next" => month(if m > anchor.month() { y } else { y + 1 }, m, 0.8),
+                "this" => month(y, m, 0.8),
+                // "in May": the most recent May, this one included.
+                _ => month(if m <= anchor.month() { y } else { y - 1 }, m, 0.7),
+            }
+        }
+        Kind::Since => {
+            let y = int(0)?;
+            let start = NaiveDate::from_ymd_opt(y, 1, 1)?;
+            (start <= anchor).then_some((start, anchor, Granularity::Span, 0.9))
+        }
+        Kind::For => {
+            let (n, c) = count(g.first()?)?;
+            let start = shift(anchor, g.get(1)?, -n)?;
+            Some((start, anchor, Granularity::Span, c * 0.7))
+        }
+        Kind::DayBeforeYesterday => day(anchor - Duration::days(2), 0.95),
+        Kind::DayAfterTomorrow => day(anchor + Duration::days(2), 0.9),
+        Kind::Yesterday | Kind::LastNight => day(anchor - Duration::days(1), 0.95),
+        Kind::Tomorrow => day(anchor + Duration::days(1), 0.9),
+        Kind::Today => day(anchor, 0.95),
+        Kind::Ago => {
+            let (n, c) = count(g.first()?)?;
+            let unit = g.get(1)?.as_str();
+            let at = shift(anchor, unit, -n)?;
+            match unit {
+                "day" => day(at, c),
+                "week" => week(at, c),
+                "weekend" => weekend(at, c),
+                "month" => month(at.year(), at.month(), c),
+                _ => year(at.year(), c),
+            }
+        }
+        Kind::WeekBefore => {
+            let unit = g.first()?.as_str();
+            let at = shift(anchor, unit, -1)?;
+            match unit {
+                "week" => week(at, 0.75),
+                "weekend" => weekend(at, 0.75),
+                "month" => month(at.year(), at.month(), 0.75),
+                _ => year(at.year(), 0.75),
+            }
+        }
+        Kind::Rel => {
+            let dir = match g.first()?.as_str() {
+                "last" | "past" => -1,
+                "next" => 1,
+                _ => 0,
+            };
+            let unit = g.get(1)?.as_str();
+            let at = shift(anchor, unit, dir)?;
+            match unit {
+                "week" => week(at, 0.9),
+                "weekend" => weekend(at, 0.85),
+                "month" => month(at.year(), at.month(), 0.9),
+                _ => year(at.year(), 0.9),
+            }
+        }
+        Kind::RelWeekday => {
+            let wd = weekday(g.get(1)?)?;
+            let this = week_of(anchor) + Duration::days(i64::from(wd.num_days_from_monday()));
+            match g.first()?.as_str() {
+                // "last Friday": the most recent Friday before the memory's day.
+                "last" => day(most_recent_before(anchor, wd), 0.85),
+                "next" => day(this + Duration::days(7), 0.75),
+                _ => day(this, 0.8),
+            }
+        }
+        Kind::BareWeekday => {
+            let wd = weekday(g.first()?)?;
+            day(most_recent_before(anchor, wd), 0.7)
+        }
+    }
+}
+
+fn most_recent_before(anchor: NaiveDate, wd: Weekday) -> NaiveDate {
+    let back = (7 + anchor.weekday().num_days_from_monday() - wd.num_days_from_monday()) % 7;
+    anchor - Duration::days(i64::from(if back == 0 { 7 } else { back }))
+}
+
+fn shift(anchor: NaiveDate, unit: &str, n: i64) -> Option<NaiveDate> {
+    match unit {
+        "day" => anchor.checked_add_signed(Duration::days(n)),
+        "week" | "weekend" => anchor.checked_add_signed(Duration::weeks(n)),
+        "month" => {
+            let months = Months::new(u32::try_from(n.unsigned_abs()).ok()?);
+            if n < 0 {
+                anchor.checked_sub_months(months)
+            } else {
+                anchor.checked_add_months(months)
+            }
+        }
+        "year" => {
+            let months = Months::new(u32::try_from(n.unsigned_abs().checked_mul(12)?).ok()?);
+            if n < 0 {
+                anchor.checked_sub_months(months)
+            } else {
+                anchor.checked_add_months(months)
+            }
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn d(s: &str) -> NaiveDate {
+        NaiveDate::parse_from_str(s, "%Y-%m-%d").expect("date")
+    }
+
+    #[test]
+    fn expressions_resolve_against_the_memory_date() {
+        // (memory date, text, start, end, granularity)
+        let table: &[(&str, &str, &str, &str, Granularity)] = &[
+            // Seed 003's cases.
+            (
+                "2023-05-08",
+                "I went to the support group yesterday",
+                "2023-05-07",
+                "2023-05-07",
+                Granularity::Day,
+            ),
+            (
+                "2023-05-15",
+                "we shipped it last week",
+                "2023-05-08",
+                "2023-05-14",
+                Granularity::Week,
+            ),
+            ("2023-05-08", "today", "2023-05-08", "2023-05-08", Granularity::Day),
+            ("2023-05-08", "tonight", "2023-05-08", "2023-05-08", Granularity::Day),
+            (
+                "2023-05-08",
+                "tomorrow morning",
+                "2023-05-09",
+                "2023-05-09",
+                Granularity::Day,
+            ),
+            ("2023-05-08", "last night", "2023-05-07", "2023-05-07", Granularity::Day),
+            (
+                "2023-05-08",
+                "this morning",
+                "2023-05-08",
+                "2023-05-08",
+                Granularity::Day,
+            ),
+            (
+                "2023-05-08",
+                "the day before yesterday",
+                "2023-05-06",
+                "2023-05-06",
+                Granularity::Day,
+            ),
+            ("2023-05-08", "3 days ago", "2023-05-05", "2023-05-05", Granularity::Day),
+            (
+                "2023-05-08",
+                "two weeks ago",
+                "2023-04-24",
+                "2023-04-30",
+                Granularity::Week,
+            ),
+            (
+                "2023-05-08",
+                "a couple of days ago",
+                "2023-05-06",
+                "2023-05-06",
+                Granularity::Day,
+            ),
+            (
+                "2023-05-08",
+                "a few months ago",
+                "2023-02-01",
+                "2023-02-28",
+                Granularity::Month,
+            ),
+            (
+                "2023-05-08",
+                "a year ago",
+                "2022-01-01",
+                "2022-12-31",
+                Granularity::Year,
+            ),
+            (
+                "2023-05-08",
+                "last weekend",
+                "2023-05-06",
+                "2023-05-07",
+                Granularity::Weekend,
+            ),
+            (
+                "2023-05-08",
+                "this weekend",
+                "2023-05-13",
+                "2023-05-14",
+                Granularity::Weekend,
+            ),
+            (
+                "2023-05-08",
+                "two weekends ago",
+                "2023-04-29",
+                "2023-04-30",
+                Granularity::Weekend,
+            ),
+            ("2023-05-08", "next week", "2023-05-15", "2023-05-21", Granularity::Week),
+            (
+                "2023-05-08",
+                "last month",
+                "2023-04-01",
+                "2023-04-30",
+                Granularity::Month,
+            ),
+            ("2023-05-08", "this year", "2023-01-01", "2023-12-31", Granularity::Year),
+            (
+                "2023-05-08",
+                "the week before",
+                "2023-05-01",
+                "2023-05-07",
+                Granularity::Week,
+            ),
+            // 2023-05-08 is a Monday.
+            (
+                "2023-05-08",
+                "last Friday",
+                "2023-05-05",
+                "2023-05-05",
+                Granularity::Day,
+            ),
+            ("2023-05-08", "on Friday", "2023-05-05", "2023-05-05", Granularity::Day),
+            (
+                "2023-05-08",
+                "last Monday",
+                "2023-05-01",
+                "2023-05-01",
+                Granularity::Day,
+            ),
+            (
+                "2023-05-08",
+                "this Friday",
+                "2023-05-12",
+                "2023-05-12",
+                Granularity::Day,
+            ),
+            (
+                "2023-05-08",
+                "next Tuesday",
+                "2023-05-16",
+                "2023-05-16",
+                Granularity::Day,
+            ),
+            ("2023-05-08", "in May", "2023-05-01", "2023-05-31", Granularity::Month),
+            (
+                "2023-05-08",
+                "last June",
+                "2022-06-01",
+                "2022-06-30",
+                Granularity::Month,
+            ),
+            ("2023-05-08", "May 2022", "2022-05-01", "2022-05-31", Granularity::Month),
+            (
+                "2023-05-08",
+                "on 8 May 2023",
+                "2023-05-08",
+                "2023-05-08",
+                Granularity::Day,
+            ),
+            (
+                "2023-05-08",
+                "May 8th, 2023",
+                "2023-05-08",
+                "2023-05-08",
+                Granularity::Day,
+            ),
+            ("2023-05-08", "on May 3rd", "2023-05-03", "2023-05-03", Granularity::Day),
+            (
+                "2023-05-08",
+                "the 2nd of April",
+                "2023-04-02",
+                "2023-04-02",
+                Granularity::Day,
+            ),
+            ("2023-05-08", "2023-04-30", "2023-04-30", "2023-04-30", Granularity::Day),
+            ("2023-05-08", "5/8/2023", "2023-05-08", "2023-05-08", Granularity::Day),
+            (
+                "2023-05-08",
+                "since 2019",
+                "2019-01-01",
+                "2023-05-08",
+                Granularity::Span,
+            ),
+            (
+                "2023-05-08",
+                "for 3 years",
+                "2020-05-08",
+                "2023-05-08",
+                Granularity::Span,
+            ),
+            (
+                "2024-01-03",
+                "in December",
+                "2023-12-01",
+                "2023-12-31",
+                Granularity::Month,
+            ),
+            ("2024-01-03", "Dec 28", "2023-12-28", "2023-12-28", Granularity::Day),
+        ];
+        for (anchor, text, start, end, granularity) in table {
+            let found = resolve_all(text, d(anchor), DateOrder::Mdy);
+            let r = found.first().unwrap_or_else(|| panic!("{text:?} not found"));
+            assert_eq!(
+                (r.start, r.end, r.granularity),
+                (d(start), d(end), *granularity),
+                "{text:?} from {anchor}"
+            );
+            assert!((0.0..=1.0).contains(&r.confidence));
+        }
+    }
+
+    #[test]
+    fn order_overlaps_and_what_is_not_a_date() {
+        let refs = resolve_all(
+            "Yesterday we planned; two weeks ago it broke; on 8 May 2023 we fixed it.",
+            d("2023-05-10"),
+            DateOrder::Mdy,
+        );
+        let texts: Vec<&str> = refs.iter().map(|r| r.text.as_str()).collect();
+        assert_eq!(texts, ["Yesterday", "two weeks ago", "8 May 2023"]);
+        // The longer phrase wins over its parts.
+        let refs = resolve_all("the day before yesterday", d("2023-05-10"), DateOrder::Mdy);
+        assert_eq!(refs.len(), 1);
+        // Impossible dates, plain numbers and words are not references.
+        for text in [
+            "2023-02-30",
+            "version 5/45/2023",
+            "we may ship",
+            "release 2023",
+            "Friday's deploy went fine",
+        ] {
+            let refs = resolve_all(text, d("2023-05-10"), DateOrder::Mdy);
+            assert!(
+                refs.iter().all(|r| r.text.to_lowercase().contains("friday")),
+                "{text:?}: {refs:?}"
+            );
+        }
+        // Day-first order, and the confidence of an ambiguous numeric date.
+        let dmy = resolve_all("5/8/2023", d("2023-05-10"), DateOrder::Dmy);
+        assert_eq!(dmy[0].start, d("2023-08-05"));
+        assert!(dmy[0].confidence < 0.9);
+        let vague = resolve_all("a few days ago", d("2023-05-10"), DateOrder::Mdy);
+        assert!(vague[0].confidence <= 0.5);
+    }
+}
