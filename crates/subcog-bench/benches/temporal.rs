@@ -1,0 +1,46 @@
+//! Resolving time expressions in 10,000 memories' text against their own dates (issue 7's
+//! target: under 1 s).
+//!
+//! Run with `scripts/bench temporal`.
+
+use chrono::NaiveDate;
+use criterion::{Criterion, criterion_group, criterion_main};
+use std::hint::black_box;
+use subcog_core::temporal::resolve::{DateOrder, resolve_all};
+
+const PHRASES: &[&str] = &[
+    "I went to the support group yesterday",
+    "we shipped the billing worker last week and it broke two days ago",
+    "the migration ran on 8 May 2023; the rollback was the day before yesterday",
+    "next Friday we demo; last weekend was quiet",
+    "a few months ago the cache was replaced",
+    "nothing about time in this memory at all, just a decision about Redis",
+];
+
+fn bench(c: &mut Criterion) {
+    let texts: Vec<(String, NaiveDate)> = (0..10_000)
+        .map(|i| {
+            let base = NaiveDate::from_ymd_opt(2023, 1, 1).unwrap_or_default();
+            (
+                format!("{} (note {i})", PHRASES[i % PHRASES.len()]),
+                base + chrono::Duration::days(i as i64 % 700),
+            )
+        })
+        .collect();
+    c.bench_function("temporal/resolve_10k_memories", |b| {
+        b.iter(|| {
+            let n: usize = texts
+                .iter()
+                .map(|(t, at)| resolve_all(t, *at, DateOrder::Mdy).len())
+                .sum();
+            black_box(n)
+        })
+    });
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().sample_size(10);
+    targets = bench
+}
+criterion_main!(benches);
