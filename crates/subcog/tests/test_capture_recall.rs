@@ -303,3 +303,38 @@ fn queries_naming_a_period_get_a_time_channel() {
     let none = env.run(&["recall", "what did we pick", "--json"]).ok().json();
     assert!(none["time_range"].is_null());
 }
+
+#[test]
+fn since_and_until_accept_natural_expressions() {
+    let env = TestEnv::new();
+    let at = |day: &str, text: &str| {
+        env.run(&["capture", "-n", "context", "--at", day, text]).ok();
+    };
+    at("2023-05-02", "Deploy checklist reviewed for the gateway");
+    at("2023-05-09", "Deploy checklist updated for the gateway");
+    let run = |args: &[&str]| {
+        let out = env
+            .command(args)
+            .env("SUBCOG_NOW", "2023-05-10T12:00:00Z")
+            .output()
+            .expect("spawn");
+        crate::common::to_run(out)
+    };
+    let found = run(&["list", "--since", "yesterday", "--json"]).ok().json();
+    assert_eq!(found.as_array().map(Vec::len), Some(1), "{found}");
+    let last_week = run(&[
+        "recall",
+        "deploy checklist",
+        "--since",
+        "last week",
+        "--until",
+        "last week",
+        "--json",
+    ])
+    .ok()
+    .json();
+    let hits = last_week["results"].as_array().expect("results");
+    assert_eq!(hits.len(), 1, "{last_week}");
+    assert_eq!(hits[0]["content"], "Deploy checklist reviewed for the gateway");
+    run(&["list", "--since", "whenever"]).fails_with(2);
+}

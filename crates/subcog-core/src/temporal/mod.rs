@@ -51,6 +51,40 @@ static MONTH_YEAR: LazyLock<Regex> = LazyLock::new(|| {
 static YEAR: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?i)\b(in|during|since)\s+((?:19|20)\d{2})\b").expect("constant regex"));
 
+/// Which end of a range a bound is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Bound {
+    /// `--since`: the first instant.
+    Start,
+    /// `--until`: the instant after the last day.
+    End,
+}
+
+/// A `--since`/`--until` value: a timestamp (see [`crate::timestamp::parse_instant`]) or a
+/// natural expression resolved against `now` ("last week", "yesterday", "in May",
+/// "3 days ago"); the whole value must be one expression.
+pub fn bound(text: &str, now: DateTime<Utc>, which: Bound) -> Result<DateTime<Utc>, crate::error::ValidationError> {
+    if let Ok(at) = crate::timestamp::parse_instant(text) {
+        return Ok(at);
+    }
+    let trimmed = text.trim();
+    let refs = resolve::resolve_all(trimmed, now.date_naive(), resolve::DateOrder::Mdy);
+    let whole = refs
+        .into_iter()
+        // The expression must be (nearly) the whole value: "last week", not "build 5 last".
+        .find(|r| r.text.trim().len() + 3 >= trimmed.len());
+    let Some(r) = whole else {
+        return Err(crate::error::ValidationError::InvalidTimestamp {
+            value: text.to_string(),
+        });
+    };
+    let day = match which {
+        Bound::Start => r.start,
+        Bound::End => r.end.succ_opt().unwrap_or(r.end),
+    };
+    Ok(Utc.from_utc_datetime(&day.and_hms_opt(0, 0, 0).unwrap_or_default()))
+}
+
 /// The range `[start, end)` a query talks about, if it names one.
 pub fn query_range(query: &str, now: DateTime<Utc>) -> Option<(DateTime<Utc>, DateTime<Utc>)> {
     let q = query.to_lowercase();
@@ -147,6 +181,24 @@ fn midnight(y: u32, m: u32, d: u32) -> Option<DateTime<Utc>> {
 fn day(y: u32, m: u32, d: u32) -> Option<(DateTime<Utc>, DateTime<Utc>)> {
     let start = midnight(y, m, d)?;
     Some((start, start + Duration::days(1)))
+}
+
+#[cfg(test)]
+mod bound_tests {
+    use super::*;
+
+    #[test]
+    fn since_and_until_take_natural_expressions() {
+        let now = Utc.with_ymd_and_hms(2023, 5, 10, 15, 0, 0).single().expect("date");
+        let at = |y, m, d| Utc.with_ymd_and_hms(y, m, d, 0, 0, 0).single().expect("date");
+        assert_eq!(bound("last week", now, Bound::Start), Ok(at(2023, 5, 1)));
+        assert_eq!(bound("last week", now, Bound::End), Ok(at(2023, 5, 8)));
+        assert_eq!(bound("yesterday", now, Bound::Start), Ok(at(2023, 5, 9)));
+        assert_eq!(bound("3 days ago", now, Bound::Start), Ok(at(2023, 5, 7)));
+        assert_eq!(bound("2023-04-01", now, Bound::Start), Ok(at(2023, 4, 1)));
+        assert!(bound("whenever", now, Bound::Start).is_err());
+        assert!(bound("build 5 was fixed last week sometime", now, Bound::Start).is_err());
+    }
 }
 
 #[cfg(test)]

@@ -27,7 +27,9 @@ pub struct ExportArgs {
 
 /// Runs `export`.
 pub fn run(app: &App, args: ExportArgs) -> CommandResult {
-    let memories = app.subcog()?.export(&args.filters.to_filter()?)?;
+    let memories = app
+        .subcog()?
+        .export(&args.filters.to_filter(app.subcog()?.clock().now())?)?;
     let mut text = String::new();
     for m in &memories {
         text.push_str(&to_jsonl_line(m));

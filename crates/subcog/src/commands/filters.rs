@@ -3,7 +3,6 @@
 use clap::Args;
 use subcog_core::model::{Domain, Namespace, Status, Tier, normalize_tags};
 use subcog_core::store::MemoryFilter;
-use subcog_core::timestamp::parse_instant;
 
 use crate::command_error::CommandError;
 
@@ -19,7 +18,8 @@ pub struct FilterArgs {
     /// Only these domains: project, user, org
     #[arg(long = "domain", value_name = "DOMAIN", value_delimiter = ',')]
     pub domains: Vec<Domain>,
-    /// Created at or after (2023-05-08, 2023-05-08 14:30, RFC 3339)
+    /// Created at or after (2023-05-08, 2023-05-08 14:30, RFC 3339, or "last week",
+    /// "yesterday", "in May", "3 days ago")
     #[arg(long, value_name = "TIME")]
     pub since: Option<String>,
     /// Created before (same formats as --since)
@@ -35,8 +35,9 @@ pub struct FilterArgs {
 }
 
 impl FilterArgs {
-    /// The library filter these flags describe.
-    pub fn to_filter(&self) -> Result<MemoryFilter, CommandError> {
+    /// The library filter these flags describe; natural dates resolve against `now`.
+    pub fn to_filter(&self, now: chrono::DateTime<chrono::Utc>) -> Result<MemoryFilter, CommandError> {
+        use subcog_core::temporal::{Bound, bound};
         Ok(MemoryFilter {
             namespaces: self
                 .namespaces
@@ -47,8 +48,8 @@ impl FilterArgs {
             domains: self.domains.clone(),
             statuses: self.statuses.clone(),
             tiers: self.tiers.clone(),
-            since: self.since.as_deref().map(parse_instant).transpose()?,
-            until: self.until.as_deref().map(parse_instant).transpose()?,
+            since: self.since.as_deref().map(|s| bound(s, now, Bound::Start)).transpose()?,
+            until: self.until.as_deref().map(|u| bound(u, now, Bound::End)).transpose()?,
         })
     }
 }

@@ -30,7 +30,9 @@ pub fn run(app: &App, args: ListArgs) -> CommandResult {
         ListOrder::NewestFirst
     };
     let limit = (args.limit > 0).then_some(args.limit);
-    let memories = app.subcog()?.list(&args.filters.to_filter()?, order, limit)?;
+    let memories = app
+        .subcog()?
+        .list(&args.filters.to_filter(app.subcog()?.clock().now())?, order, limit)?;
     if app.json() {
         return output::print_json(&serde_json::Value::Array(
             memories.iter().map(|m| output::memory_json(m, None)).collect(),

@@ -52,7 +52,7 @@ pub fn run(app: &App, args: RecallArgs) -> CommandResult {
     let query = args.query.join(" ");
     let result = app.subcog()?.recall(&RecallQuery {
         query: query.clone(),
-        filter: args.filters.to_filter()?,
+        filter: args.filters.to_filter(app.subcog()?.clock().now())?,
         limit: args.limit,
         mode: args.mode,
         no_touch: args.no_touch,
@@ -160,8 +160,8 @@ fn one_or_many<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D:
 }
 
 impl QueryLine {
-    fn to_query(&self, args: &RecallArgs) -> Result<RecallQuery, CommandError> {
-        let mut filter = args.filters.to_filter()?;
+    fn to_query(&self, args: &RecallArgs, now: chrono::DateTime<chrono::Utc>) -> Result<RecallQuery, CommandError> {
+        let mut filter = args.filters.to_filter(now)?;
         if !self.namespace.is_empty() {
             filter.namespaces = self
                 .namespace
@@ -203,6 +203,7 @@ impl QueryLine {
 
 /// Answers every line of a JSONL file in one process: one JSON line out per line in.
 fn batch(app: &App, args: &RecallArgs, path: &PathBuf) -> CommandResult {
+    let now = app.subcog()?.clock().now();
     let text = std::fs::read_to_string(path)
         .map_err(|e| CommandError::user(format!("cannot read {}: {e}", path.display())))?;
     let subcog = app.subcog()?;
@@ -213,7 +214,7 @@ fn batch(app: &App, args: &RecallArgs, path: &PathBuf) -> CommandResult {
         }
         let answer = serde_json::from_str::<QueryLine>(line)
             .map_err(|e| CommandError::user(format!("line {}: {e}", i + 1)))
-            .and_then(|q| Ok((q.query.clone(), q.to_query(args)?)))
+            .and_then(|q| Ok((q.query.clone(), q.to_query(args, now)?)))
             .and_then(|(text, q)| Ok((text, subcog.recall(&q)?)));
         let value = match answer {
             Ok((query, result)) => result_json(&query, &result, args.explain),
