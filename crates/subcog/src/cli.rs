@@ -73,7 +73,7 @@ pub enum Command {
     Delete(commands::delete::DeleteArgs),
     /// Counts by namespace, tier, domain and status; where the data lives
     Status(commands::status::StatusArgs),
-    /// Consolidate: tiers, clusters, summaries, supersession, graph (offline, no LLM)
+    /// Consolidate: tiers, clusters, summaries, supersession, graph (offline, or with an LLM)
     Consolidate(commands::consolidate::ConsolidateArgs),
     /// LLM providers for consolidation (check connectivity, latency, model)
     Llm(commands::llm::LlmArgs),

@@ -11,7 +11,7 @@ use crate::output;
 use crate::progress::Progress;
 
 /// Consolidate memories: decay into tiers, cluster, summarize, find superseded memories,
-/// draw the memory graph — offline, no LLM.
+/// draw the memory graph — offline, or with an LLM when one is set up (`--llm`).
 ///
 /// Stages: scan (retention scores) → cluster (average linkage on embeddings) → supersede
 /// (change markers: "switched to", "no longer", …) → summarize (extractive) → tier (HOT,
