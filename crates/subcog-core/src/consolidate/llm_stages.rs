@@ -180,34 +180,20 @@ pub fn summarize(
             })?;
             let ids: Vec<String> = members.iter().map(|m| m.id.to_string()).collect();
             let known = |id: Option<String>| id.filter(|i| ids.contains(i));
-            let decisions = v["decisions"]
-                .as_array()
-                .map(|a| {
-                    a.iter()
-                        .filter_map(|d| {
-                            Some(SummaryDecision {
-                                decision: parse::string(d, "decision")?,
-                                rationale: parse::string(d, "rationale").unwrap_or_default(),
-                                source_id: known(parse::string(d, "source_memory_id")).unwrap_or_default(),
-                            })
-                        })
-                        .collect()
+            let decisions = parse::items(&v, "decisions", |d| {
+                Some(SummaryDecision {
+                    decision: parse::string(d, "decision")?,
+                    rationale: parse::string(d, "rationale").unwrap_or_default(),
+                    source_id: known(parse::string(d, "source_memory_id")).unwrap_or_default(),
                 })
-                .unwrap_or_default();
-            let superseded_facts = v["superseded_facts"]
-                .as_array()
-                .map(|a| {
-                    a.iter()
-                        .filter_map(|f| {
-                            Some(SupersededFact {
-                                original_fact: parse::string(f, "original_fact")?,
-                                superseded_by: parse::string(f, "superseded_by").unwrap_or_default(),
-                                source_memory_id: known(parse::string(f, "source_memory_id")).unwrap_or_default(),
-                            })
-                        })
-                        .collect()
+            });
+            let superseded_facts = parse::items(&v, "superseded_facts", |f| {
+                Some(SupersededFact {
+                    original_fact: parse::string(f, "original_fact")?,
+                    superseded_by: parse::string(f, "superseded_by").unwrap_or_default(),
+                    source_memory_id: known(parse::string(f, "source_memory_id")).unwrap_or_default(),
                 })
-                .unwrap_or_default();
+            });
             Ok(Written {
                 title: parse::string(&v, "title").unwrap_or_default(),
                 summary,

@@ -68,6 +68,14 @@ pub fn strings(v: &Value, key: &str) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// The elements of an array field that `f` accepts; empty when missing.
+pub fn items<T>(v: &Value, key: &str, f: impl Fn(&Value) -> Option<T>) -> Vec<T> {
+    v.get(key)
+        .and_then(Value::as_array)
+        .map(|a| a.iter().filter_map(&f).collect())
+        .unwrap_or_default()
+}
+
 /// A boolean that may arrive as `true`, `"true"`, `"yes"`.
 pub fn boolean(v: &Value, key: &str) -> Option<bool> {
     match v.get(key)? {

@@ -363,16 +363,9 @@ fn shift(anchor: NaiveDate, unit: &str, n: i64) -> Option<NaiveDate> {
     match unit {
         "day" => anchor.checked_add_signed(Duration::days(n)),
         "week" | "weekend" => anchor.checked_add_signed(Duration::weeks(n)),
-        "month" => {
-            let months = Months::new(u32::try_from(n.unsigned_abs()).ok()?);
-            if n < 0 {
-                anchor.checked_sub_months(months)
-            } else {
-                anchor.checked_add_months(months)
-            }
-        }
-        "year" => {
-            let months = Months::new(u32::try_from(n.unsigned_abs().checked_mul(12)?).ok()?);
+        "month" | "year" => {
+            let per = if unit == "year" { 12 } else { 1 };
+            let months = Months::new(u32::try_from(n.unsigned_abs().checked_mul(per)?).ok()?);
             if n < 0 {
                 anchor.checked_sub_months(months)
             } else {
