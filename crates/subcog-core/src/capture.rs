@@ -165,6 +165,7 @@ impl Subcog {
         memory.importance = importance;
         memory.priority = req.priority;
         memory.context = context;
+        crate::temporal::annotate(&mut memory, &self.temporal_options());
         memory.created_by = req
             .created_by
             .filter(|c| !c.trim().is_empty())

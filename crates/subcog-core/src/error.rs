@@ -152,6 +152,9 @@ pub enum Error {
         /// The config key that turns it on.
         key: &'static str,
     },
+    /// An LLM was required and could not give a usable answer.
+    #[error("no LLM answer: {0}")]
+    Llm(String),
     /// A filesystem operation outside the store failed.
     #[error("{context}: {source}")]
     Io {

@@ -20,6 +20,7 @@ pub mod manage;
 pub mod model;
 pub mod notes;
 pub mod persist;
+pub mod reason;
 pub mod recall;
 pub mod reindex;
 pub mod retention;

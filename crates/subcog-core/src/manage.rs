@@ -121,6 +121,7 @@ impl Subcog {
             let text = clean_text(new_content, None, None, policy, emails)?;
             m.content = text.content.trim().to_string();
             m.content_hash = content::content_hash(&m.content);
+            crate::temporal::annotate(&mut m, &self.temporal_options());
             if summary_was_derived {
                 m.summary = content::derive_summary(&m.content);
             }

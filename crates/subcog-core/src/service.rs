@@ -174,6 +174,11 @@ impl Subcog {
         self
     }
 
+    /// How time expressions in memories are read, from the `[temporal]` settings.
+    pub fn temporal_options(&self) -> crate::temporal::TemporalOptions {
+        crate::temporal::TemporalOptions::from_config(&self.config.temporal)
+    }
+
     /// The LLM provider chain for one run: `requested` is `auto` (follow the config),
     /// `none`, or a provider name. `Ok(None)` when no provider is available.
     pub fn llm_chain(&self, requested: &str) -> Result<Option<crate::llm::chain::Chain>> {

@@ -274,6 +274,7 @@ impl Subcog {
             m.context = Some(clean.content);
         }
         m.content_hash = content::content_hash(&m.content);
+        crate::temporal::annotate(&mut m, &self.temporal_options());
         Ok((m, redacted))
     }
 }

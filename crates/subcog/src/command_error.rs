@@ -78,7 +78,9 @@ impl From<Error> for CommandError {
             Error::Store(StoreError::Duplicate { .. }) => ErrorKind::User,
             Error::Embed(subcog_core::embed::EmbedError::Missing { .. }) => ErrorKind::User,
             Error::Embed(_) => ErrorKind::Internal,
-            Error::NoRepository { .. } | Error::NoRemote { .. } | Error::Disabled { .. } => ErrorKind::User,
+            Error::NoRepository { .. } | Error::NoRemote { .. } | Error::Disabled { .. } | Error::Llm(_) => {
+                ErrorKind::User
+            }
             Error::Store(_) | Error::Io { .. } | Error::Notes(_) => ErrorKind::Internal,
         };
         CommandError { kind, error: e.into() }

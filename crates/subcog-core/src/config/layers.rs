@@ -233,6 +233,9 @@ fn validate(config: &Config, entries: &BTreeMap<String, (Value, Source)>) -> Res
     if r.default_limit == 0 {
         return Err(fail("recall.default_limit", "must be at least 1"));
     }
+    if let Err(message) = crate::temporal::Zone::parse(&config.temporal.timezone) {
+        return Err(fail("temporal.timezone", &message));
+    }
     let t = &config.retention;
     for (key, v) in [
         ("retention.recency_weight", t.recency_weight),

@@ -39,6 +39,8 @@ pub struct Config {
     pub context: ContextConfig,
     /// LLM providers for consolidation.
     pub llm: LlmConfig,
+    /// Reading time expressions in memories and questions.
+    pub temporal: TemporalConfig,
 }
 
 /// `[storage]`
@@ -507,6 +509,35 @@ impl Default for ContextConfig {
             max_per_namespace: 10,
             include_summaries: true,
             include_edges: true,
+        }
+    }
+}
+
+/// `[temporal]`: how time expressions are resolved and reasoned answers are built.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct TemporalConfig {
+    /// How `5/8/2023` reads: `mdy` (May 8) or `dmy` (5 August).
+    pub date_order: crate::temporal::resolve::DateOrder,
+    /// Whose calendar day "yesterday" counts from: `local`, `utc`, or an offset like `+02:00`.
+    pub timezone: String,
+    /// Answer questions with when / what date / how long ago … by reasoning, without `--reason`.
+    pub auto_reason: bool,
+    /// Memories retrieved to reason over.
+    pub reason_candidates: usize,
+    /// LLM for reasoned answers: `off` (the offline answer), `auto` (when a provider is set
+    /// up, offline otherwise) or `required`.
+    pub reason_llm: crate::consolidate::LlmMode,
+}
+
+impl Default for TemporalConfig {
+    fn default() -> Self {
+        TemporalConfig {
+            date_order: crate::temporal::resolve::DateOrder::Mdy,
+            timezone: "local".into(),
+            auto_reason: true,
+            reason_candidates: 10,
+            reason_llm: crate::consolidate::LlmMode::Off,
         }
     }
 }

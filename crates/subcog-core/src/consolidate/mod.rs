@@ -59,7 +59,8 @@ pub struct ConsolidateOptions {
 }
 
 /// `--llm off|auto|required`.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum LlmMode {
     /// Offline only.
     #[default]

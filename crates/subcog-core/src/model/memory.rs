@@ -142,6 +142,9 @@ pub struct Memory {
     /// low weight so the memory is found by what was said around it; never shown as content.
     #[serde(default)]
     pub context: Option<String>,
+    /// Time references in the content, resolved against the capture day (event time).
+    #[serde(default)]
+    pub time_refs: Vec<crate::temporal::resolve::TemporalRef>,
 }
 
 impl Memory {
@@ -149,7 +152,7 @@ impl Memory {
     pub fn new(content: impl Into<String>, namespace: Namespace, now: DateTime<Utc>) -> Self {
         let content = content.into();
         let now = crate::timestamp::canonical(now);
-        Memory {
+        let mut m = Memory {
             id: MemoryId::at(now),
             summary: crate::content::derive_summary(&content),
             content_hash: crate::content::content_hash(&content),
@@ -171,7 +174,11 @@ impl Memory {
             superseded_by: None,
             cluster_id: None,
             context: None,
-        }
+            time_refs: Vec::new(),
+        };
+        // Default reading (UTC, month first); capture re-reads with the configured options.
+        crate::temporal::annotate(&mut m, &crate::temporal::TemporalOptions::default());
+        m
     }
 
     /// Whether recall should consider this memory at all.

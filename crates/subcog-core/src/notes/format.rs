@@ -22,6 +22,8 @@ pub const MEMORY_FORMAT: &str = "memory/1";
 /// Format tag of meta notes this build writes.
 pub const META_FORMAT: &str = "meta/1";
 
+use crate::temporal::resolve::TemporalRef;
+
 const FENCE: &str = "+++";
 const MAX_FENCE_CANDIDATES: usize = 8;
 
@@ -50,6 +52,38 @@ struct MemoryFront {
     updated_at: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     context: Option<String>,
+    /// Resolved time references; absent in notes written before they existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    time_refs: Option<Vec<TemporalRef>>,
+}
+
+/// Most time references a note may carry; more means the note was not written by subcog.
+const MAX_TIME_REFS: usize = 256;
+
+/// Time references from a note, if they are sane: bounded in number and length, dates in
+/// order, confidence in `[0, 1]`, text redacted. `None` means "resolve from the content".
+fn checked_time_refs(refs: Option<Vec<TemporalRef>>) -> Option<Vec<TemporalRef>> {
+    let refs = refs?;
+    if refs.len() > MAX_TIME_REFS {
+        return None;
+    }
+    let sane = refs.iter().all(|r| {
+        r.text.len() <= 200
+            && (0.0..=1.0).contains(&r.confidence)
+            && match (r.start, r.end) {
+                (Some(a), Some(b)) => a <= b,
+                (None, None) => true,
+                _ => false,
+            }
+    });
+    sane.then(|| {
+        refs.into_iter()
+            .map(|mut r| {
+                r.text = secrets::redact(&r.text, false).text;
+                r
+            })
+            .collect()
+    })
 }
 
 /// The enrichment of one memory as kept in `refs/notes/mem-meta`.
@@ -191,6 +225,7 @@ pub fn memory_note(m: &Memory) -> String {
         created_at: timestamp::to_storage(m.created_at),
         updated_at: timestamp::to_storage(m.updated_at),
         context: m.context.clone(),
+        time_refs: Some(m.time_refs.clone()),
     };
     wrap(&front, &m.content)
 }
@@ -247,6 +282,11 @@ pub fn parse_memory_note(bytes: &[u8], anchor: git2::Oid, max_content: usize) ->
     m.created_by = redact(&front.created_by);
     m.updated_at = updated_at.max(created_at);
     m.context = front.context.as_deref().map(redact);
+    // Memory::new resolved the content with the default reading; the note's own (resolved
+    // at capture with the writer's settings) wins when it is sane.
+    if let Some(refs) = checked_time_refs(front.time_refs) {
+        m.time_refs = refs;
+    }
     Ok(m)
 }
 
@@ -433,6 +473,60 @@ mod tests {
         assert!(text.contains("importance = 0.8\n"), "{text}");
         let back = parse_memory_note(text.as_bytes(), Anchor::memory(&m.id.to_string()).oid, 1 << 20).expect("parse");
         assert_eq!(back, m);
+    }
+
+    #[test]
+    fn time_references_travel_in_the_note() {
+        use crate::temporal::resolve::Granularity;
+        let mut m = sample();
+        m.content = "I went to the support group yesterday.".into();
+        // Resolved at capture in a zone where it was already 9 May: the note keeps that.
+        crate::temporal::annotate(
+            &mut m,
+            &crate::temporal::TemporalOptions {
+                order: crate::temporal::resolve::DateOrder::Mdy,
+                zone: crate::temporal::Zone::parse("+12:00").expect("zone"),
+            },
+        );
+        assert_eq!(
+            m.time_refs[0].start.map(|d| d.to_string()).as_deref(),
+            Some("2023-05-08")
+        );
+        let text = memory_note(&m);
+        assert!(text.contains("[[time_refs]]"), "{text}");
+        let anchor = Anchor::memory(&m.id.to_string()).oid;
+        let back = parse_memory_note(text.as_bytes(), anchor, 1 << 20).expect("parse");
+        assert_eq!(back.time_refs, m.time_refs);
+        assert_eq!(back.time_refs[0].granularity, Granularity::Day);
+
+        // A note from before time references: resolved from the content (UTC).
+        let old: String = text
+            .lines()
+            .filter(|l| {
+                !l.starts_with("[[time_refs]]")
+                    && !l.starts_with("text =")
+                    && !l.starts_with("start =")
+                    && !l.starts_with("end =")
+                    && !l.starts_with("granularity =")
+                    && !l.starts_with("confidence =")
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        let back = parse_memory_note(old.as_bytes(), anchor, 1 << 20).expect("parse old");
+        assert_eq!(
+            back.time_refs[0].start.map(|d| d.to_string()).as_deref(),
+            Some("2023-05-07")
+        );
+
+        // Insane references from a peer are ignored in favour of the content.
+        let bad = text.replace("confidence = 0.95", "confidence = 7.0");
+        assert_ne!(bad, text);
+        let back = parse_memory_note(bad.as_bytes(), anchor, 1 << 20).expect("parse bad");
+        assert_eq!(back.time_refs[0].confidence, 0.95);
+        assert_eq!(
+            back.time_refs[0].start.map(|d| d.to_string()).as_deref(),
+            Some("2023-05-07")
+        );
     }
 
     #[test]

@@ -139,6 +139,9 @@ pub struct MemoryFilter {
     pub since: Option<DateTime<Utc>>,
     /// Created before.
     pub until: Option<DateTime<Utc>>,
+    /// Happened in `[start, end)`: a dated reference in the content overlaps the period, or
+    /// the memory has none and was captured in it (event time, not capture time).
+    pub happened: Option<(DateTime<Utc>, DateTime<Utc>)>,
 }
 
 /// Order of [`Store::list`] results.

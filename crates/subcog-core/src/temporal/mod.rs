@@ -1,14 +1,19 @@
-//! Time expressions in queries: finds a date range a query names ("in May 2023",
-//! "2023-05-08", "last week", "yesterday") so recall can add a time channel.
+//! Time: what a memory's words say about when things happened, and what a query asks about.
 //!
-//! Pure functions over text and a reference instant (UTC: "today" is the UTC day; the
-//! caller's time zone arrives with the temporal issue). The full resolver of time
-//! expressions in memory content (granularity, confidence, weekdays, "the week before")
-//! is in [`resolve`]; this covers what query ranking needs.
+//! - [`resolve`]: time expressions in text resolved against a date (granularity, confidence).
+//! - [`annotate`]: a memory's references, resolved against its own capture day in the
+//!   configured time zone, stored with it (SQLite and note) so recall ranks by event time.
+//! - [`query_range`] / [`bound`]: the period a query or a `--since/--until` value names.
+//! - [`answer`]: reasoned answers to "when did …" questions, offline or through an LLM.
+//!
+//! Pure functions over text and instants; nothing here reads the clock or the environment.
 
+pub mod answer;
 pub mod resolve;
 
-use chrono::{DateTime, Datelike, Duration, NaiveDate, TimeZone, Utc};
+use chrono::{DateTime, Datelike, Duration, FixedOffset, Local, NaiveDate, Offset, TimeZone, Utc};
+
+use crate::model::Memory;
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -51,6 +56,95 @@ static MONTH_YEAR: LazyLock<Regex> = LazyLock::new(|| {
 static YEAR: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?i)\b(in|during|since)\s+((?:19|20)\d{2})\b").expect("constant regex"));
 
+/// Whose calendar a memory's "yesterday" is counted in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Zone {
+    /// UTC.
+    Utc,
+    /// The machine's zone at the memory's instant.
+    Local,
+    /// A fixed offset.
+    Fixed(FixedOffset),
+}
+
+impl Zone {
+    /// `local`, `utc`, or an offset (`+02:00`, `-0530`).
+    pub fn parse(text: &str) -> Result<Zone, String> {
+        let t = text.trim();
+        match t.to_ascii_lowercase().as_str() {
+            "" | "local" => return Ok(Zone::Local),
+            "utc" | "z" | "gmt" => return Ok(Zone::Utc),
+            _ => {}
+        }
+        let (sign, rest) = match t.as_bytes().first() {
+            Some(b'+') => (1, &t[1..]),
+            Some(b'-') => (-1, &t[1..]),
+            _ => return Err(format!("{text:?} is not local, utc or an offset like +02:00")),
+        };
+        let digits: String = rest.chars().filter(|c| *c != ':').collect();
+        let parsed = match digits.len() {
+            2 => digits.parse::<i32>().ok().map(|h| h * 3600),
+            4 => match (digits.get(..2), digits.get(2..)) {
+                (Some(h), Some(m)) => h
+                    .parse::<i32>()
+                    .ok()
+                    .zip(m.parse::<i32>().ok())
+                    .map(|(h, m)| h * 3600 + m * 60),
+                _ => None,
+            },
+            _ => None,
+        };
+        parsed
+            .and_then(|secs| FixedOffset::east_opt(sign * secs))
+            .map(Zone::Fixed)
+            .ok_or_else(|| format!("{text:?} is not local, utc or an offset like +02:00"))
+    }
+
+    /// The calendar day of `at` in this zone.
+    pub fn day(&self, at: DateTime<Utc>) -> NaiveDate {
+        match self {
+            Zone::Utc => at.date_naive(),
+            Zone::Local => at.with_timezone(&Local).date_naive(),
+            Zone::Fixed(off) => at.with_timezone(&off.fix()).date_naive(),
+        }
+    }
+}
+
+/// How memory text is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TemporalOptions {
+    /// Order of numeric dates.
+    pub order: resolve::DateOrder,
+    /// Whose calendar day anchors relative words.
+    pub zone: Zone,
+}
+
+impl Default for TemporalOptions {
+    /// UTC and month-first: what a memory gets before the configuration is known.
+    fn default() -> Self {
+        TemporalOptions {
+            order: resolve::DateOrder::Mdy,
+            zone: Zone::Utc,
+        }
+    }
+}
+
+impl TemporalOptions {
+    /// The options a configuration names (an invalid zone, already refused at load, reads as UTC).
+    pub fn from_config(c: &crate::config::TemporalConfig) -> Self {
+        TemporalOptions {
+            order: c.date_order,
+            zone: Zone::parse(&c.timezone).unwrap_or(Zone::Utc),
+        }
+    }
+}
+
+/// Resolves the time references in a memory's content against its capture day and stores
+/// them on the memory (replacing what was there).
+pub fn annotate(m: &mut Memory, opts: &TemporalOptions) {
+    m.time_refs = resolve::resolve_all(&m.content, opts.zone.day(m.created_at), opts.order);
+}
+
 /// Which end of a range a bound is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Bound {
@@ -78,11 +172,29 @@ pub fn bound(text: &str, now: DateTime<Utc>, which: Bound) -> Result<DateTime<Ut
             value: text.to_string(),
         });
     };
+    let (Some(start), Some(end)) = (r.start, r.end) else {
+        return Err(crate::error::ValidationError::InvalidTimestamp {
+            value: text.to_string(),
+        });
+    };
     let day = match which {
-        Bound::Start => r.start,
-        Bound::End => r.end.succ_opt().unwrap_or(r.end),
+        Bound::Start => start,
+        Bound::End => end.succ_opt().unwrap_or(end),
     };
     Ok(Utc.from_utc_datetime(&day.and_hms_opt(0, 0, 0).unwrap_or_default()))
+}
+
+/// A `--happened` value as the instant range `[start, end)`: a date or natural expression
+/// ("2023-05-07", "last week", "in May 2023") covers its whole days; a timestamp with a
+/// time of day covers that day.
+pub fn period(text: &str, now: DateTime<Utc>) -> Result<(DateTime<Utc>, DateTime<Utc>), crate::error::ValidationError> {
+    let start = bound(text, now, Bound::Start)?;
+    let end = bound(text, now, Bound::End)?;
+    if end > start {
+        return Ok((start, end));
+    }
+    let day = Utc.from_utc_datetime(&start.date_naive().and_hms_opt(0, 0, 0).unwrap_or_default());
+    Ok((day, day + Duration::days(1)))
 }
 
 /// The range `[start, end)` a query talks about, if it names one.
@@ -154,7 +266,15 @@ pub fn query_range(query: &str, now: DateTime<Utc>) -> Option<(DateTime<Utc>, Da
         let y = now.year() as u32;
         return Some((midnight(y - 1, 1, 1)?, midnight(y, 1, 1)?));
     }
-    None
+    // Everything else the resolver knows ("in June", "last Friday", "two weeks ago").
+    resolve::resolve_all(query, now.date_naive(), resolve::DateOrder::Mdy)
+        .into_iter()
+        .filter(|r| r.confidence >= 0.5)
+        .find_map(|r| {
+            let (start, end) = (r.start?, r.end?);
+            let at = |d: NaiveDate| Utc.from_utc_datetime(&d.and_hms_opt(0, 0, 0).unwrap_or_default());
+            Some((at(start), at(end) + Duration::days(1)))
+        })
 }
 
 fn num(s: &str) -> Option<u32> {
@@ -233,6 +353,10 @@ mod tests {
         assert_eq!(range("anything last month"), r("2023-04-01", "2023-05-01"));
         assert_eq!(range("decisions from last  week"), r("2023-05-08", "2023-05-15"));
         assert_eq!(range("the database choice"), None);
+        // 2023-05-17 is a Wednesday.
+        assert_eq!(range("what did we decide last Friday"), r("2023-05-12", "2023-05-13"));
+        assert_eq!(range("the outage two weeks ago"), r("2023-05-01", "2023-05-08"));
+        assert_eq!(range("what happened recently"), None);
         assert_eq!(range("mayday alerts"), None);
     }
 }

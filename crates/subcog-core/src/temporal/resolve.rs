@@ -2,9 +2,10 @@
 //! memory of 8 May 2023 is 7 May 2023.
 //!
 //! Each reference keeps its original text, an inclusive date range, a granularity and a
-//! confidence. Nothing is invented: a phrase that cannot be placed is not returned, and
-//! approximate ones ("a few days ago") carry a low confidence. Weeks run Monday–Sunday;
-//! a bare weekday ("on Friday") is the most recent one before the memory.
+//! confidence. Nothing is invented: a vague phrase ("recently", "the other day") is kept as
+//! text with no dates and a low confidence, and approximate ones ("a few days ago") carry
+//! a low confidence. Weeks run Monday–Sunday; a bare weekday ("on Friday") is the most
+//! recent one before the memory; seasons are the northern meteorological ones.
 
 use std::sync::LazyLock;
 
@@ -28,8 +29,25 @@ pub enum Granularity {
     Month,
     /// A calendar year.
     Year,
-    /// An open span ("since 2019", "for 3 years").
+    /// An open span ("since 2019", "for 3 years", "last summer").
     Span,
+    /// Kept as text only: the words name a time but no dates ("recently").
+    Vague,
+}
+
+impl Granularity {
+    /// The lowercase name (`day`, `week`, …).
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Granularity::Day => "day",
+            Granularity::Week => "week",
+            Granularity::Weekend => "weekend",
+            Granularity::Month => "month",
+            Granularity::Year => "year",
+            Granularity::Span => "span",
+            Granularity::Vague => "vague",
+        }
+    }
 }
 
 /// One resolved time reference.
@@ -37,10 +55,12 @@ pub enum Granularity {
 pub struct TemporalRef {
     /// The words as written.
     pub text: String,
-    /// First day.
-    pub start: NaiveDate,
-    /// Last day (inclusive).
-    pub end: NaiveDate,
+    /// First day; `None` for a vague reference.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start: Option<NaiveDate>,
+    /// Last day (inclusive); `None` for a vague reference.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end: Option<NaiveDate>,
     /// Precision.
     pub granularity: Granularity,
     /// How sure the reading is, in `[0, 1]`.
@@ -62,6 +82,10 @@ const NUMBER: &str =
     r"(\d{1,3}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a couple of|a few|several)";
 const MONTH: &str = r"(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)";
 const WEEKDAY: &str = r"(monday|tuesday|wednesday|thursday|friday|saturday|sunday)";
+/// Weekday names and their usual abbreviations, only used after last/this/next.
+const WEEKDAY_SHORT: &str =
+    r"(monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)\b\.?";
+const SEASON: &str = r"(spring|summer|fall|autumn|winter)";
 
 static PATTERNS: LazyLock<Vec<(Kind, Regex)>> = LazyLock::new(|| {
     let p = |kind: Kind, re: String| (kind, Regex::new(&format!("(?i){re}")).expect("constant regex"));
@@ -85,6 +109,14 @@ static PATTERNS: LazyLock<Vec<(Kind, Regex)>> = LazyLock::new(|| {
         p(Kind::RelMonth, format!(r"\b(last|this|next|in|during)\s+{MONTH}\b")),
         p(Kind::Since, r"\bsince\s+((?:19|20)\d{2})\b".into()),
         p(
+            Kind::InYear,
+            r"\b(?:in|during|back in|throughout|early|late|mid)[\s-]+((?:19|20)\d{2})\b".into(),
+        ),
+        p(
+            Kind::YearsNow,
+            format!(r"\b{NUMBER}\s+(day|week|month|year)s?\s+now\b"),
+        ),
+        p(
             Kind::For,
             format!(r"\bfor\s+(?:the\s+(?:last|past)\s+)?{NUMBER}\s+(day|week|month|year)s?\b"),
         ),
@@ -98,10 +130,11 @@ static PATTERNS: LazyLock<Vec<(Kind, Regex)>> = LazyLock::new(|| {
             Kind::Tomorrow,
             r"\btomorrow(?:\s+(?:morning|afternoon|evening|night))?\b".into(),
         ),
-        p(Kind::LastNight, r"\blast night\b".into()),
+        p(Kind::LastNight, r"\blast\s+(?:night|evening)\b".into()),
+        p(Kind::NextMorning, r"\bnext\s+(?:morning|afternoon|evening)\b".into()),
         p(
             Kind::Today,
-            r"\b(?:today|tonight|this\s+(?:morning|afternoon|evening))\b".into(),
+            r"\b(?:today|tonight|this\s+(?:morning|afternoon|evening|night))\b".into(),
         ),
         p(
             Kind::Ago,
@@ -110,10 +143,15 @@ static PATTERNS: LazyLock<Vec<(Kind, Regex)>> = LazyLock::new(|| {
         p(Kind::WeekBefore, r"\bthe (week|weekend|month|year) before\b".into()),
         p(
             Kind::Rel,
-            r"\b(last|this|next|past)\s+(week|weekend|month|year)\b".into(),
+            r"\b(?:earlier\s+|later\s+)?(last|this past|this|next|past)\s+(week|weekend|month|year)\b".into(),
         ),
-        p(Kind::RelWeekday, format!(r"\b(last|this|next)\s+{WEEKDAY}\b")),
+        p(Kind::Season, format!(r"\b(last|this past|this|next|in|during)\s+(?:the\s+)?{SEASON}\b")),
+        p(Kind::RelWeekday, format!(r"\b(last|this past|this|next)\s+{WEEKDAY_SHORT}")),
         p(Kind::BareWeekday, format!(r"\b(?:on\s+)?{WEEKDAY}\b")),
+        p(
+            Kind::Vague,
+            r"\b(?:recently|lately|the other day|a while (?:ago|back)|some time ago|not long ago|the other week|soon|these days)\b".into(),
+        ),
     ]
 });
 
@@ -128,18 +166,23 @@ enum Kind {
     MonthYear,
     RelMonth,
     Since,
+    InYear,
+    YearsNow,
     For,
     DayBeforeYesterday,
     DayAfterTomorrow,
     Yesterday,
     Tomorrow,
     LastNight,
+    NextMorning,
     Today,
     Ago,
     WeekBefore,
     Rel,
+    Season,
     RelWeekday,
     BareWeekday,
+    Vague,
 }
 
 /// Every time reference in `text`, resolved against `anchor` (the memory's date), in
@@ -157,18 +200,28 @@ pub fn resolve_all(text: &str, anchor: NaiveDate, order: DateOrder) -> Vec<Tempo
             let groups: Vec<String> = (1..caps.len())
                 .map(|i| caps.get(i).map(|m| m.as_str().to_lowercase()).unwrap_or_default())
                 .collect();
-            if let Some((start, end, granularity, confidence)) = resolve(*kind, &groups, anchor, order) {
+            let text = whole.as_str().to_string();
+            let resolved = if *kind == Kind::Vague {
+                // Named but not placeable: kept as words, never given invented dates.
+                Some(TemporalRef {
+                    text,
+                    start: None,
+                    end: None,
+                    granularity: Granularity::Vague,
+                    confidence: 0.2,
+                })
+            } else {
+                resolve(*kind, &groups, anchor, order).map(|(start, end, granularity, confidence)| TemporalRef {
+                    text,
+                    start: Some(start),
+                    end: Some(end),
+                    granularity,
+                    confidence,
+                })
+            };
+            if let Some(r) = resolved {
                 taken.push((s, e));
-                found.push((
-                    s,
-                    TemporalRef {
-                        text: whole.as_str().to_string(),
-                        start,
-                        end,
-                        granularity,
-                        confidence,
-                    },
-                ));
+                found.push((s, r));
             }
         }
     }
@@ -233,7 +286,46 @@ fn count(word: &str) -> Option<(i64, f32)> {
 }
 
 fn weekday(name: &str) -> Option<Weekday> {
-    name.parse().ok()
+    let name = name.trim_end_matches('.');
+    let short = match name {
+        "tues" => "tue",
+        "thur" | "thurs" => "thu",
+        other => other,
+    };
+    short.parse().ok()
+}
+
+/// The first and last day of `season` in the year `y` (winter starts in December of `y`).
+fn season_of(season: &str, y: i32) -> Option<(NaiveDate, NaiveDate)> {
+    let (m1, y2, m2) = match season {
+        "spring" => (3, y, 5),
+        "summer" => (6, y, 8),
+        "fall" | "autumn" => (9, y, 11),
+        _ => (12, y + 1, 2),
+    };
+    let first = NaiveDate::from_ymd_opt(y, m1, 1)?;
+    let last = NaiveDate::from_ymd_opt(y2, m2, 1)?.checked_add_months(Months::new(1))? - Duration::days(1);
+    Some((first, last))
+}
+
+fn season(dir: &str, name: &str, anchor: NaiveDate) -> Option<Resolved> {
+    let candidates: Vec<(NaiveDate, NaiveDate)> = (anchor.year() - 2..=anchor.year() + 1)
+        .filter_map(|y| season_of(name, y))
+        .collect();
+    let (first, last) = match dir {
+        // The most recent one that is over.
+        "last" | "this past" => candidates.iter().rev().find(|(_, e)| *e < anchor)?,
+        "next" => candidates.iter().find(|(s, _)| *s > anchor)?,
+        // "this summer" / "in the summer": the one under way, else the nearest.
+        _ => candidates.iter().min_by_key(|(s, e)| {
+            if *s <= anchor && anchor <= *e {
+                0
+            } else {
+                (*s - anchor).num_days().abs().min((*e - anchor).num_days().abs())
+            }
+        })?,
+    };
+    Some((*first, *last, Granularity::Span, 0.6))
 }
 
 fn month_of(name: &str) -> Option<u32> {
@@ -290,7 +382,8 @@ fn resolve(kind: Kind, g: &[String], anchor: NaiveDate, order: DateOrder) -> Opt
             let start = NaiveDate::from_ymd_opt(y, 1, 1)?;
             (start <= anchor).then_some((start, anchor, Granularity::Span, 0.9))
         }
-        Kind::For => {
+        Kind::InYear => year(int(0)?, 0.9),
+        Kind::For | Kind::YearsNow => {
             let (n, c) = count(g.first()?)?;
             let start = shift(anchor, g.get(1)?, -n)?;
             Some((start, anchor, Granularity::Span, c * 0.7))
@@ -299,6 +392,8 @@ fn resolve(kind: Kind, g: &[String], anchor: NaiveDate, order: DateOrder) -> Opt
         Kind::DayAfterTomorrow => day(anchor + Duration::days(2), 0.9),
         Kind::Yesterday | Kind::LastNight => day(anchor - Duration::days(1), 0.95),
         Kind::Tomorrow => day(anchor + Duration::days(1), 0.9),
+        // "next morning" in a story is the morning after the story's day, not the memory's.
+        Kind::NextMorning => day(anchor + Duration::days(1), 0.5),
         Kind::Today => day(anchor, 0.95),
         Kind::Ago => {
             let (n, c) = count(g.first()?)?;
@@ -324,7 +419,7 @@ fn resolve(kind: Kind, g: &[String], anchor: NaiveDate, order: DateOrder) -> Opt
         }
         Kind::Rel => {
             let dir = match g.first()?.as_str() {
-                "last" | "past" => -1,
+                "last" | "past" | "this past" => -1,
                 "next" => 1,
                 _ => 0,
             };
@@ -342,7 +437,7 @@ fn resolve(kind: Kind, g: &[String], anchor: NaiveDate, order: DateOrder) -> Opt
             let this = week_of(anchor) + Duration::days(i64::from(wd.num_days_from_monday()));
             match g.first()?.as_str() {
                 // "last Friday": the most recent Friday before the memory's day.
-                "last" => day(most_recent_before(anchor, wd), 0.85),
+                "last" | "this past" => day(most_recent_before(anchor, wd), 0.85),
                 "next" => day(this + Duration::days(7), 0.75),
                 _ => day(this, 0.8),
             }
@@ -351,6 +446,8 @@ fn resolve(kind: Kind, g: &[String], anchor: NaiveDate, order: DateOrder) -> Opt
             let wd = weekday(g.first()?)?;
             day(most_recent_before(anchor, wd), 0.7)
         }
+        Kind::Season => season(g.first()?, g.get(1)?, anchor),
+        Kind::Vague => None,
     }
 }
 
@@ -578,12 +675,114 @@ mod tests {
                 Granularity::Month,
             ),
             ("2024-01-03", "Dec 28", "2023-12-28", "2023-12-28", Granularity::Day),
+            // Abbreviated weekdays after last/this/next (2023-07-15 is a Saturday).
+            (
+                "2023-07-15",
+                "Last Fri I went",
+                "2023-07-14",
+                "2023-07-14",
+                Granularity::Day,
+            ),
+            ("2023-07-20", "last Tues.", "2023-07-18", "2023-07-18", Granularity::Day),
+            (
+                "2023-07-20",
+                "this past Monday",
+                "2023-07-17",
+                "2023-07-17",
+                Granularity::Day,
+            ),
+            (
+                "2023-10-20",
+                "this past weekend",
+                "2023-10-14",
+                "2023-10-15",
+                Granularity::Weekend,
+            ),
+            (
+                "2023-05-10",
+                "earlier this week",
+                "2023-05-08",
+                "2023-05-14",
+                Granularity::Week,
+            ),
+            (
+                "2023-05-08",
+                "last evening",
+                "2023-05-07",
+                "2023-05-07",
+                Granularity::Day,
+            ),
+            ("2023-05-08", "this night", "2023-05-08", "2023-05-08", Granularity::Day),
+            (
+                "2023-05-08",
+                "the next morning",
+                "2023-05-09",
+                "2023-05-09",
+                Granularity::Day,
+            ),
+            (
+                "2023-05-08",
+                "back in 2019",
+                "2019-01-01",
+                "2019-12-31",
+                Granularity::Year,
+            ),
+            ("2023-05-08", "in 2022", "2022-01-01", "2022-12-31", Granularity::Year),
+            (
+                "2023-09-13",
+                "Seven years now",
+                "2016-09-13",
+                "2023-09-13",
+                Granularity::Span,
+            ),
+            (
+                "2023-07-10",
+                "last summer",
+                "2022-06-01",
+                "2022-08-31",
+                Granularity::Span,
+            ),
+            (
+                "2023-10-10",
+                "last summer",
+                "2023-06-01",
+                "2023-08-31",
+                Granularity::Span,
+            ),
+            (
+                "2023-07-10",
+                "this summer",
+                "2023-06-01",
+                "2023-08-31",
+                Granularity::Span,
+            ),
+            (
+                "2023-07-10",
+                "next winter",
+                "2023-12-01",
+                "2024-02-29",
+                Granularity::Span,
+            ),
+            (
+                "2023-05-08",
+                "a week ago",
+                "2023-05-01",
+                "2023-05-07",
+                Granularity::Week,
+            ),
+            (
+                "2023-05-08",
+                "ten years ago",
+                "2013-01-01",
+                "2013-12-31",
+                Granularity::Year,
+            ),
         ];
         for (anchor, text, start, end, granularity) in table {
             let found = resolve_all(text, d(anchor), DateOrder::Mdy);
             let r = found.first().unwrap_or_else(|| panic!("{text:?} not found"));
             assert_eq!(
-                (r.start, r.end, r.granularity),
+                (r.start.unwrap_or_default(), r.end.unwrap_or_default(), r.granularity),
                 (d(start), d(end), *granularity),
                 "{text:?} from {anchor}"
             );
@@ -619,9 +818,19 @@ mod tests {
         }
         // Day-first order, and the confidence of an ambiguous numeric date.
         let dmy = resolve_all("5/8/2023", d("2023-05-10"), DateOrder::Dmy);
-        assert_eq!(dmy[0].start, d("2023-08-05"));
+        assert_eq!(dmy[0].start, Some(d("2023-08-05")));
         assert!(dmy[0].confidence < 0.9);
         let vague = resolve_all("a few days ago", d("2023-05-10"), DateOrder::Mdy);
         assert!(vague[0].confidence <= 0.5);
+        // Words that name a time without dates are kept as text, with no invented dates.
+        for text in ["we moved it recently", "the other day it broke", "a while ago"] {
+            let refs = resolve_all(text, d("2023-05-10"), DateOrder::Mdy);
+            assert_eq!(refs.len(), 1, "{text:?}");
+            assert_eq!(
+                (refs[0].start, refs[0].end, refs[0].granularity),
+                (None, None, Granularity::Vague)
+            );
+            assert!(refs[0].confidence <= 0.3);
+        }
     }
 }

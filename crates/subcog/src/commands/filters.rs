@@ -25,6 +25,11 @@ pub struct FilterArgs {
     /// Created before (same formats as --since)
     #[arg(long, value_name = "TIME")]
     pub until: Option<String>,
+    /// Only memories about this period by event time: a date in the text ("yesterday" in a
+    /// memory of 8 May is 7 May) overlaps it, or none does and it was captured in it
+    /// ("last week", "in May 2023", "2023-05-07")
+    #[arg(long, value_name = "PERIOD")]
+    pub happened: Option<String>,
     /// Only these statuses: active, superseded, archived, deleted (default: recall active and
     /// superseded, list all but deleted, export all)
     #[arg(long = "status", value_name = "STATUS", value_delimiter = ',')]
@@ -50,6 +55,11 @@ impl FilterArgs {
             tiers: self.tiers.clone(),
             since: self.since.as_deref().map(|s| bound(s, now, Bound::Start)).transpose()?,
             until: self.until.as_deref().map(|u| bound(u, now, Bound::End)).transpose()?,
+            happened: self
+                .happened
+                .as_deref()
+                .map(|p| subcog_core::temporal::period(p, now))
+                .transpose()?,
         })
     }
 }

@@ -69,10 +69,35 @@ fn render(m: &Memory) -> String {
         ],
         vec!["superseded by".into(), opt(m.superseded_by.map(|i| i.to_string()))],
         vec!["cluster".into(), opt(m.cluster_id.clone())],
+        vec!["event time".into(), event_time(m)],
     ];
     let mut out = output::table(&rows, &[output::HEADING]);
     out.push('\n');
     out.push_str(&m.content);
     out.push('\n');
     out
+}
+
+/// The resolved time references, separated by `; `: `"yesterday" → 2023-05-07 (day, 0.95)`.
+fn event_time(m: &Memory) -> String {
+    if m.time_refs.is_empty() {
+        return "-".into();
+    }
+    m.time_refs
+        .iter()
+        .map(|r| {
+            let when = match (r.start, r.end) {
+                (Some(a), Some(b)) if a == b => a.to_string(),
+                (Some(a), Some(b)) => format!("{a} – {b}"),
+                _ => "not placed".into(),
+            };
+            format!(
+                "\"{}\" → {when} ({}, {:.2})",
+                r.text,
+                r.granularity.as_str(),
+                r.confidence
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
 }

@@ -4,9 +4,10 @@ use clap::Args;
 use serde::Deserialize;
 use std::path::PathBuf;
 use subcog_core::config::RetrievalMode;
+use subcog_core::consolidate::LlmMode;
 use subcog_core::model::{Domain, Namespace, normalize_tags};
+use subcog_core::reason::Reasoned;
 use subcog_core::recall::{RecallHit, RecallQuery, RecallResult};
-use subcog_core::timestamp::parse_instant;
 
 use super::filters::FilterArgs;
 use crate::app::App;
@@ -19,6 +20,11 @@ use crate::output;
 /// time (when the query names a date or period), fused by weighted reciprocal rank.
 /// Searches the project's memories and your user memories. Filters apply before ranking,
 /// so a filtered query still returns --limit results when that many match.
+///
+/// Questions about time ("when did …", "what date …", "how long ago …") are answered, not
+/// just listed: relative words in the memories ("yesterday" in a memory of 8 May) are
+/// resolved against each memory's date, and the answer names the memory it rests on
+/// (--reason forces this for any query, --no-reason turns it off).
 #[derive(Debug, Args)]
 pub struct RecallArgs {
     /// What to look for (words or a question)
@@ -39,9 +45,36 @@ pub struct RecallArgs {
     /// Answer every query of a JSONL file ({"query": ..., "limit": ..., filters}), one JSON line each
     #[arg(long, value_name = "FILE", conflicts_with = "query")]
     pub queries: Option<PathBuf>,
+    /// Answer the query from the memories (with provenance) instead of listing them
+    #[arg(long, conflicts_with = "no_reason")]
+    pub reason: bool,
+    /// List memories even for questions about time
+    #[arg(long)]
+    pub no_reason: bool,
+    /// LLM for reasoned answers: off, auto (when a provider is set up) or required
+    /// (default: temporal.reason_llm, off)
+    #[arg(long, value_parser = ["off", "auto", "required"])]
+    pub llm: Option<String>,
     /// Filters.
     #[command(flatten)]
     pub filters: FilterArgs,
+}
+
+impl RecallArgs {
+    /// Whether `query` gets a reasoned answer.
+    fn reasons(&self, app: &App, query: &str) -> Result<bool, CommandError> {
+        let auto = app.subcog()?.config().temporal.auto_reason;
+        Ok(self.reason || (!self.no_reason && auto && subcog_core::temporal::answer::needs_reasoning(query)))
+    }
+
+    fn llm_mode(&self, app: &App) -> Result<LlmMode, CommandError> {
+        Ok(match self.llm.as_deref() {
+            Some("off") => LlmMode::Off,
+            Some("auto") => LlmMode::Auto,
+            Some("required") => LlmMode::Required,
+            _ => app.subcog()?.config().temporal.reason_llm,
+        })
+    }
 }
 
 /// Runs `recall`.
@@ -50,13 +83,21 @@ pub fn run(app: &App, args: RecallArgs) -> CommandResult {
         return batch(app, &args, path);
     }
     let query = args.query.join(" ");
-    let result = app.subcog()?.recall(&RecallQuery {
+    let recall_query = RecallQuery {
         query: query.clone(),
         filter: args.filters.to_filter(app.subcog()?.clock().now())?,
         limit: args.limit,
         mode: args.mode,
         no_touch: args.no_touch,
-    })?;
+    };
+    if args.reasons(app, &query)? {
+        let reasoned = app.subcog()?.recall_reasoned(&recall_query, args.llm_mode(app)?)?;
+        if app.json() {
+            return output::print_json(&reasoned_json(&query, &reasoned, args.explain));
+        }
+        return output::print(&reasoned_human(&reasoned));
+    }
+    let result = app.subcog()?.recall(&recall_query)?;
     if let Some(why) = &result.semantic_unavailable {
         output::note(&format!("keyword recall only: {why}"));
     }
@@ -124,6 +165,56 @@ fn result_json(query: &str, result: &RecallResult, explain: bool) -> serde_json:
     })
 }
 
+/// The answer, how sure, how it was found, and the memories it rests on.
+fn reasoned_human(r: &Reasoned) -> String {
+    let a = &r.answer;
+    let mut out = format!("{}\n", output::paint(output::HEADING, &a.answer));
+    let how = match &a.model {
+        Some(model) => format!("LLM {model}"),
+        None => "offline".into(),
+    };
+    out.push_str(&format!("  confidence {:.2} · {how}\n", a.confidence));
+    if !a.reasoning.is_empty() {
+        out.push_str(&format!("  reasoning: {}\n", a.reasoning));
+    }
+    for t in &a.temporal_resolutions {
+        out.push_str(&format!(
+            "  resolved: \"{}\" in a memory of {} → {} ({:.2})\n",
+            t.original_text,
+            t.memory_timestamp.format("%Y-%m-%d"),
+            t.resolved_date,
+            t.confidence
+        ));
+    }
+    if !a.source_memories.is_empty() {
+        out.push_str("  sources:\n");
+        for s in a.source_memories.iter().take(5) {
+            out.push_str(&format!(
+                "    [{}] {} {} {}  {}\n",
+                s.index,
+                output::paint(output::ID, &s.id),
+                s.created_at.format("%Y-%m-%d"),
+                output::paint(output::NAMESPACE, &s.namespace),
+                subcog_core::content::one_line(&s.content, 100)
+            ));
+        }
+    }
+    out
+}
+
+fn reasoned_json(query: &str, r: &Reasoned, explain: bool) -> serde_json::Value {
+    let mut v = serde_json::to_value(&r.answer).unwrap_or_default();
+    if let Some(map) = v.as_object_mut() {
+        map.insert("query".into(), serde_json::json!(query));
+        map.insert("reasoned".into(), serde_json::json!(true));
+        map.insert(
+            "results".into(),
+            result_json(query, &r.recall, explain)["results"].take(),
+        );
+    }
+    v
+}
+
 /// One line of a `--queries` file; an unknown key is an error, not a silently ignored filter.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -143,6 +234,8 @@ struct QueryLine {
     tier: Vec<String>,
     since: Option<String>,
     until: Option<String>,
+    /// Reason over this question (overrides --reason and the automatic choice).
+    reason: Option<bool>,
 }
 
 fn one_or_many<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
@@ -185,11 +278,12 @@ impl QueryLine {
         if !self.tier.is_empty() {
             filter.tiers = self.tier.iter().map(|t| t.parse()).collect::<Result<_, _>>()?;
         }
+        use subcog_core::temporal::{Bound, bound};
         if let Some(s) = &self.since {
-            filter.since = Some(parse_instant(s)?);
+            filter.since = Some(bound(s, now, Bound::Start)?);
         }
         if let Some(u) = &self.until {
-            filter.until = Some(parse_instant(u)?);
+            filter.until = Some(bound(u, now, Bound::End)?);
         }
         Ok(RecallQuery {
             query: self.query.clone(),
@@ -214,10 +308,21 @@ fn batch(app: &App, args: &RecallArgs, path: &PathBuf) -> CommandResult {
         }
         let answer = serde_json::from_str::<QueryLine>(line)
             .map_err(|e| CommandError::user(format!("line {}: {e}", i + 1)))
-            .and_then(|q| Ok((q.query.clone(), q.to_query(args, now)?)))
-            .and_then(|(text, q)| Ok((text, subcog.recall(&q)?)));
+            .and_then(|q| Ok((q.query.clone(), q.reason, q.to_query(args, now)?)))
+            .and_then(|(text, reason, q)| {
+                let reasons = match reason {
+                    Some(r) => r,
+                    None => args.reasons(app, &text)?,
+                };
+                if reasons {
+                    let r = subcog.recall_reasoned(&q, args.llm_mode(app)?)?;
+                    Ok(reasoned_json(&text, &r, args.explain))
+                } else {
+                    Ok(result_json(&text, &subcog.recall(&q)?, args.explain))
+                }
+            });
         let value = match answer {
-            Ok((query, result)) => result_json(&query, &result, args.explain),
+            Ok(value) => value,
             Err(e) => serde_json::json!({"line": i + 1, "error": e.message()}),
         };
         out.push_str(&serde_json::to_string(&value).unwrap_or_default());

@@ -80,6 +80,43 @@ pub(crate) fn migrate_to(conn: &mut Connection, path: &str, target: u32) -> Resu
     Ok(target.max(current))
 }
 
+/// Resolves the time references of rows written before version 5 (their `time_refs` is
+/// NULL), with the default reading (UTC, month first). Cheap when there are none: a
+/// partial index holds exactly the pending rows.
+pub(crate) fn backfill_time_refs(conn: &mut Connection, path: &str) -> Result<usize, StoreError> {
+    let pending: Vec<(String, String, String)> = {
+        let mut stmt = conn
+            .prepare("SELECT id, content, created_at FROM memories WHERE time_refs IS NULL")
+            .map_err(|e| map_err(path, e))?;
+        let rows = stmt
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .map_err(|e| map_err(path, e))?;
+        rows.collect::<Result<_, _>>().map_err(|e| map_err(path, e))?
+    };
+    if pending.is_empty() {
+        return Ok(0);
+    }
+    let opts = crate::temporal::TemporalOptions::default();
+    let tx = conn
+        .transaction_with_behavior(TransactionBehavior::Immediate)
+        .map_err(|e| map_err(path, e))?;
+    for (id, content, created_at) in &pending {
+        let Some(at) = crate::timestamp::from_storage(created_at) else {
+            continue;
+        };
+        let refs = crate::temporal::resolve::resolve_all(content, opts.zone.day(at), opts.order);
+        let json = serde_json::to_string(&refs).unwrap_or_else(|_| "[]".into());
+        tx.execute(
+            "UPDATE memories SET time_refs = ?1 WHERE id = ?2 AND time_refs IS NULL",
+            rusqlite::params![json, id],
+        )
+        .map_err(|e| map_err(path, e))?;
+    }
+    tx.commit().map_err(|e| map_err(path, e))?;
+    tracing::info!(rows = pending.len(), path, "resolved time references of older memories");
+    Ok(pending.len())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -147,6 +184,36 @@ mod tests {
             // Running again is a no-op.
             assert_eq!(migrate(&mut conn, "old").expect("again"), latest_version());
         }
+    }
+
+    #[test]
+    fn rows_from_before_event_times_are_resolved_on_open() {
+        let mut conn = Connection::open_in_memory().expect("open");
+        migrate_to(&mut conn, "old", 4).expect("v4");
+        conn.execute(
+            "INSERT INTO memories (id, content, summary, namespace, domain, tags, created_by,
+                 created_at, updated_at, content_hash)
+             VALUES ('01H00000000000000000000000', 'I went to the support group yesterday', 's',
+                 'learnings', 'project', '[]', 'user', '2023-05-08T13:56:00.000000Z',
+                 '2023-05-08T13:56:00.000000Z', 'h')",
+            [],
+        )
+        .expect("insert at v4");
+        migrate(&mut conn, "old").expect("migrate");
+        assert_eq!(backfill_time_refs(&mut conn, "old").expect("backfill"), 1);
+        let (start, granularity): (String, String) = conn
+            .query_row("SELECT start_date, granularity FROM memory_times", [], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
+            .expect("event time row");
+        assert_eq!((start.as_str(), granularity.as_str()), ("2023-05-07", "day"));
+        // Nothing left to do the second time; deleting the memory drops its event times.
+        assert_eq!(backfill_time_refs(&mut conn, "old").expect("again"), 0);
+        conn.execute("DELETE FROM memories", []).expect("delete");
+        let left: i64 = conn
+            .query_row("SELECT count(*) FROM memory_times", [], |r| r.get(0))
+            .expect("count");
+        assert_eq!(left, 0);
     }
 
     #[test]

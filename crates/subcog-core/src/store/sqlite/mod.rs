@@ -106,6 +106,10 @@ impl SqliteStore {
         conn.execute_batch("PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;")
             .map_err(|e| map_err(&label, e))?;
         migrate::migrate(&mut conn, &label).map_err(|e| with_wait(e, busy_timeout))?;
+        if let Err(e) = migrate::backfill_time_refs(&mut conn, &label) {
+            // Not fatal: rows without stored references are resolved when read.
+            tracing::warn!(error = %e, path = %label, "could not store time references of older memories");
+        }
         Ok(SqliteStore {
             path,
             label,

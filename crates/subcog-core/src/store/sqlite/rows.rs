@@ -34,6 +34,7 @@ pub(crate) const COLUMNS: &[&str] = &[
     "superseded_by",
     "cluster_id",
     "context",
+    "time_refs",
 ];
 
 /// The columns `Store::update` writes: what users edit. Activation and enrichment are
@@ -50,6 +51,7 @@ pub(crate) const EDITABLE: &[&str] = &[
     "status",
     "content_hash",
     "context",
+    "time_refs",
 ];
 
 /// `m.id, m.content, ...` for a SELECT.
@@ -91,6 +93,7 @@ pub(crate) fn to_values(m: &Memory) -> Vec<Value> {
         opt_text(m.superseded_by.map(|id| id.to_string())),
         opt_text(m.cluster_id.clone()),
         opt_text(m.context.clone()),
+        Value::Text(serde_json::to_string(&m.time_refs).unwrap_or_else(|_| "[]".into())),
     ]
 }
 
@@ -108,8 +111,9 @@ pub(crate) fn from_row(path: &str, row: &Row<'_>) -> Result<Memory, StoreError> 
     let last_accessed: Option<String> = get(path, &id_text, row, 21)?;
     let superseded_by: Option<String> = get(path, &id_text, row, 22)?;
     let activation: i64 = get(path, &id_text, row, 20)?;
+    let time_refs: Option<String> = get(path, &id_text, row, 25)?;
     let real = |i: usize| -> Result<f32, StoreError> { get::<f64>(path, &id_text, row, i).map(|v| v as f32) };
-    Ok(Memory {
+    let mut memory = Memory {
         id: id_text.parse::<MemoryId>().map_err(|e| bad(e.to_string()))?,
         content: get(path, &id_text, row, 1)?,
         summary: get(path, &id_text, row, 2)?,
@@ -147,7 +151,16 @@ pub(crate) fn from_row(path: &str, row: &Row<'_>) -> Result<Memory, StoreError> 
             .transpose()?,
         cluster_id: get(path, &id_text, row, 23)?,
         context: get(path, &id_text, row, 24)?,
-    })
+        time_refs: match &time_refs {
+            Some(json) => serde_json::from_str(json).map_err(|e| bad(format!("bad time_refs: {e}")))?,
+            None => Vec::new(),
+        },
+    };
+    if time_refs.is_none() {
+        // A row from before event times were stored (the store resolves these on open).
+        crate::temporal::annotate(&mut memory, &crate::temporal::TemporalOptions::default());
+    }
+    Ok(memory)
 }
 
 fn get<T: rusqlite::types::FromSql>(path: &str, id: &str, row: &Row<'_>, i: usize) -> Result<T, StoreError> {
@@ -205,6 +218,17 @@ pub(crate) fn filter_sql(f: &MemoryFilter) -> (String, Vec<Value>) {
         clauses.push("m.created_at < ?".into());
         params.push(Value::Text(timestamp::to_storage(until)));
     }
+    if let Some((start, end)) = f.happened {
+        let (first, last) = day_span(start, end);
+        clauses.push(format!(
+            "(m.id IN (SELECT memory_id FROM memory_times WHERE start_date <= ? AND end_date >= ? AND confidence >= {MIN_EVENT_CONFIDENCE})
+              OR (NOT EXISTS (SELECT 1 FROM memory_times t WHERE t.memory_id = m.id) AND m.created_at >= ? AND m.created_at < ?))"
+        ));
+        params.push(Value::Text(last));
+        params.push(Value::Text(first));
+        params.push(Value::Text(timestamp::to_storage(start)));
+        params.push(Value::Text(timestamp::to_storage(end)));
+    }
     if !f.tags.is_empty() {
         clauses.push(format!(
             "m.id IN (SELECT memory_id FROM memory_tags WHERE tag IN ({}) GROUP BY memory_id HAVING COUNT(*) = {})",
@@ -214,6 +238,22 @@ pub(crate) fn filter_sql(f: &MemoryFilter) -> (String, Vec<Value>) {
         params.extend(f.tags.iter().map(|t| Value::Text(t.clone())));
     }
     (clauses.join(" AND "), params)
+}
+
+/// References read with less confidence than this do not place a memory in time.
+pub(crate) const MIN_EVENT_CONFIDENCE: f64 = 0.5;
+
+/// The first and last calendar day (`YYYY-MM-DD`) of the instant range `[start, end)`.
+pub(crate) fn day_span(start: chrono::DateTime<chrono::Utc>, end: chrono::DateTime<chrono::Utc>) -> (String, String) {
+    let last = if end > start {
+        end - chrono::Duration::microseconds(1)
+    } else {
+        start
+    };
+    (
+        start.date_naive().format("%Y-%m-%d").to_string(),
+        last.date_naive().format("%Y-%m-%d").to_string(),
+    )
 }
 
 fn placeholders(n: usize) -> String {

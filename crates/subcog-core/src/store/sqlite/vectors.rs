@@ -191,18 +191,37 @@ impl SqliteStore {
             return Ok(Vec::new());
         }
         let (clause, filter_params) = rows::filter_sql(filter);
+        // A memory is in the period when it was captured in it or when a dated reference
+        // in its content overlaps it; references much wider than the period ("this year"
+        // for a question about one week) do not count. Closeness is to the period's middle.
         let sql = format!(
-            "SELECT {}, abs(julianday(m.created_at) - julianday(?)) AS distance FROM memories m
-             WHERE m.created_at >= ? AND m.created_at < ? AND {clause}
-             ORDER BY distance, m.seq LIMIT ?",
-            rows::select_list("m")
+            "WITH hits(memory_id, distance) AS (
+                 SELECT id, abs(julianday(created_at) - julianday(?1)) FROM memories
+                  WHERE created_at >= ?2 AND created_at < ?3
+                 UNION ALL
+                 SELECT memory_id, abs((julianday(start_date) + julianday(end_date)) / 2 + 0.5 - julianday(?1))
+                   FROM memory_times
+                  WHERE start_date <= ?4 AND end_date >= ?5 AND confidence >= {min}
+                    AND julianday(end_date) - julianday(start_date) + 1 <= ?6
+             ),
+             best AS (SELECT memory_id, MIN(distance) AS distance FROM hits GROUP BY memory_id)
+             SELECT {cols}, best.distance FROM best JOIN memories m ON m.id = best.memory_id
+              WHERE {clause}
+              ORDER BY best.distance, m.seq LIMIT ?",
+            min = rows::MIN_EVENT_CONFIDENCE,
+            cols = rows::select_list("m")
         );
         let mid = start + (end - start) / 2;
-        let half_days = ((end - start).num_seconds() as f64 / 86_400.0 / 2.0).max(1e-6);
+        let days = (end - start).num_seconds() as f64 / 86_400.0;
+        let half_days = (days / 2.0).max(1e-6);
+        let (first, last) = rows::day_span(start, end);
         let mut params = vec![
             Value::Text(timestamp::to_storage(mid)),
             Value::Text(timestamp::to_storage(start)),
             Value::Text(timestamp::to_storage(end)),
+            Value::Text(last),
+            Value::Text(first),
+            Value::Real((days * 2.0).max(1.0)),
         ];
         params.extend(filter_params);
         params.push(Value::Integer(i64::try_from(limit).unwrap_or(i64::MAX)));
