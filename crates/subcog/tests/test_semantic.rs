@@ -259,6 +259,13 @@ fn locomo_evaluation_meets_the_retrieval_targets() {
     let r10 = v["overall"]["recall_at"]["10"].as_f64().expect("R@10");
     assert!(r10 >= 0.80, "recall@10 {r10}");
     assert!(r5 >= 0.70, "recall@5 {r5}");
+    // Temporal questions answered by recall --reason without an LLM (issue 7: ≥ 90 %).
+    let t = &v["temporal"];
+    assert_eq!(t["questions"], 90, "{t}");
+    let parseable = t["parseable"].as_u64().expect("parseable");
+    assert!(parseable >= 75, "most gold answers are dates: {t}");
+    let accuracy = t["accuracy"].as_f64().expect("accuracy");
+    assert!(accuracy >= 0.90, "temporal answers {accuracy}: {t}");
 }
 
 #[test]

@@ -5,6 +5,8 @@
 //! every question answered with recall; recall@k is the share of a question's evidence
 //! turns found in the top k, averaged per category (1 multi-hop, 2 temporal, 3
 //! open-domain, 4 single-hop; 5 adversarial reported apart) and over categories 1–4.
+//! Temporal questions are also answered by offline reasoned recall and the answer's date
+//! compared with the gold answer ([`super::temporal`]).
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
@@ -17,6 +19,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::percentile;
+use super::temporal::{TemporalDetail, TemporalReport, judge, parse_gold};
 use crate::clock::SystemClock;
 use crate::config::{Config, RetrievalMode};
 use crate::embed::Embedder;
@@ -100,6 +103,8 @@ pub struct LocomoReport {
     /// Per question, with `details`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub details: Vec<QuestionDetail>,
+    /// Category 2 answered by offline reasoned recall.
+    pub temporal: TemporalReport,
 }
 
 /// One question's outcome.
@@ -129,6 +134,8 @@ struct Question {
     text: String,
     category: u64,
     evidence: Vec<String>,
+    /// The gold answer, as text.
+    answer: String,
 }
 
 /// Runs the evaluation over the dataset text. Stores are created under `workdir`.
@@ -240,6 +247,19 @@ pub fn run(
                 })
                 .collect();
             per_question.push((q.category, recalls));
+            if q.category == 2 {
+                let last_day = turns.last().map(|t| t.at.date_naive()).unwrap_or_default();
+                let candidates = config.temporal.reason_candidates.max(1);
+                temporal_question(
+                    &mut report.temporal,
+                    q,
+                    &result,
+                    &owners,
+                    candidates,
+                    last_day,
+                    opts.details,
+                );
+            }
             if opts.details {
                 report.details.push(QuestionDetail {
                     sample_id: id.clone(),
@@ -272,12 +292,67 @@ pub fn run(
             *v /= n;
         }
     }
+    let t = &mut report.temporal;
+    t.accuracy = t.correct as f64 / t.parseable.max(1) as f64;
     report.search_p50_ms = percentile(&search_ms, 50.0);
     report.search_p95_ms = percentile(&search_ms, 95.0);
     report.query_embed_ms = embed_ms.iter().sum::<f64>() / embed_ms.len().max(1) as f64;
     report.ingest_turns_per_sec = report.turns as f64 / ingest_secs.max(1e-9);
     report.seconds = started.elapsed().as_secs_f64();
     Ok(report)
+}
+
+/// Answers one temporal question offline from its retrieval and scores it.
+fn temporal_question(
+    t: &mut TemporalReport,
+    q: &Question,
+    result: &crate::recall::RecallResult,
+    owners: &HashMap<MemoryId, Vec<String>>,
+    candidates: usize,
+    last_day: NaiveDate,
+    details: bool,
+) {
+    t.questions += 1;
+    let Some(gold) = parse_gold(&q.answer, last_day) else {
+        t.not_dates += 1;
+        return;
+    };
+    t.parseable += 1;
+    let hits: Vec<(&Memory, f64)> = result
+        .results
+        .iter()
+        .take(candidates)
+        .map(|h| (&h.memory, h.score))
+        .collect();
+    let now = Utc::now();
+    let answer = crate::temporal::answer::offline(&q.text, &hits, now);
+    let is_evidence = |id: &str| {
+        id.parse::<MemoryId>()
+            .ok()
+            .and_then(|id| owners.get(&id))
+            .is_some_and(|dia| dia.iter().any(|d| q.evidence.contains(d)))
+    };
+    let chosen = answer.source_memories.first().is_some_and(|s| is_evidence(&s.id));
+    let retrieved = hits.iter().any(|(m, _)| is_evidence(&m.id.to_string()));
+    let failure = judge(gold, &answer, chosen, retrieved);
+    match failure {
+        None => t.correct += 1,
+        Some(f) => {
+            let key = serde_json::to_value(f)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_string))
+                .unwrap_or_default();
+            *t.failures.entry(key).or_default() += 1;
+        }
+    }
+    if details {
+        t.details.push(TemporalDetail {
+            question: q.text.clone(),
+            gold: q.answer.clone(),
+            answer: answer.answer,
+            failure,
+        });
+    }
 }
 
 fn add(score: &mut CategoryScore, ks: &[usize], recalls: &[f64]) {
@@ -400,10 +475,16 @@ fn questions_of(sample: &Value, turns: &[Turn]) -> Vec<Question> {
                                 .collect()
                         })
                         .unwrap_or_default();
+                    let answer = match q.get("answer") {
+                        Some(Value::String(s)) => s.clone(),
+                        Some(Value::Number(n)) => n.to_string(),
+                        _ => String::new(),
+                    };
                     Some(Question {
                         text,
                         category,
                         evidence,
+                        answer,
                     })
                 })
                 .collect()

@@ -4,6 +4,7 @@
 //! into throwaway stores, and reports the metric its authors define.
 
 pub mod locomo;
+pub mod temporal;
 
 /// The p-th percentile (0–100) of a sample by nearest rank; 0 for an empty sample.
 pub fn percentile(values: &[f64], p: f64) -> f64 {

@@ -124,6 +124,10 @@ const MIN_CONFIDENCE: f32 = 0.5;
 /// question is better answered by "I went yesterday" (rank 2) than by a closer paraphrase
 /// without a date (rank 1), within this factor of the fused score.
 const DATED_BONUS: f64 = 0.35;
+/// Undated memories within this share of the best count as mentions of the same event.
+const FIRST_MENTION_MARGIN: f64 = 0.8;
+/// A reference found in the words around a memory is less sure to be about it.
+const CONTEXT_DISCOUNT: f32 = 0.8;
 
 /// The deterministic answer from `memories` (best first, with their fused scores).
 pub fn offline(question: &str, memories: &[(&Memory, f64)], now: DateTime<Utc>) -> ReasonedAnswer {
@@ -131,22 +135,90 @@ pub fn offline(question: &str, memories: &[(&Memory, f64)], now: DateTime<Utc>) 
         return ReasonedAnswer::nothing_found();
     };
     let terms = crate::search::query_terms(question);
-    let mut best: Option<(f64, usize, Option<&TemporalRef>)> = None;
-    for (i, (m, score)) in memories.iter().enumerate() {
-        let chosen = nearest_ref(m, &terms);
-        let weight = score / top_score.max(f64::MIN_POSITIVE) * if chosen.is_some() { 1.0 + DATED_BONUS } else { 1.0 };
-        if best.as_ref().is_none_or(|(w, _, _)| weight > *w) {
-            best = Some((weight, i, chosen));
-        }
-    }
-    let Some((_, index, chosen)) = best else {
+    let months = question_months(question);
+
+    let picks: Vec<Pick> = memories
+        .iter()
+        .enumerate()
+        .map(|(i, (m, score))| {
+            let day = m.created_at.date_naive();
+            let own = nearest_ref(&m.content, &m.time_refs, &terms);
+            // Words around the memory (the turns before and after, in a conversation) may
+            // date what it says: "How was the camping trip last week?" / "It was awesome!"
+            let around = match (&own, &m.context) {
+                (None, Some(ctx)) => {
+                    let refs = super::resolve::resolve_all(ctx, day, super::resolve::DateOrder::Mdy);
+                    nearest_ref(ctx, &refs, &terms).map(|mut r| {
+                        r.confidence *= CONTEXT_DISCOUNT;
+                        r
+                    })
+                }
+                _ => None,
+            };
+            let bonus = match (&own, &around) {
+                (Some(_), _) => 1.0 + DATED_BONUS,
+                (None, Some(_)) => 1.0 + DATED_BONUS / 2.0,
+                _ => 1.0,
+            };
+            Pick {
+                weight: score / top_score.max(f64::MIN_POSITIVE) * bonus,
+                index: i,
+                from_context: own.is_none() && around.is_some(),
+                reference: own.or(around),
+            }
+        })
+        .collect();
+    // "When did they go camping in June?": only memories placing the event in a named
+    // month answer it, when any does.
+    let in_month = |p: &&Pick| {
+        let (start, end) = match p.reference.as_ref().and_then(|r| Some((r.start?, r.end?))) {
+            Some(range) => range,
+            None => {
+                let day = memories[p.index].0.created_at.date_naive();
+                (day, day)
+            }
+        };
+        // A month-sized answer or finer; "2022" says nothing about June.
+        (end - start).num_days() <= 31 && months.iter().any(|m| overlaps_month(start, end, *m))
+    };
+    let pool: Vec<&Pick> = match picks.iter().filter(in_month).collect::<Vec<_>>() {
+        fitting if !fitting.is_empty() && !months.is_empty() => fitting,
+        _ => picks.iter().collect(),
+    };
+    let best = pool.iter().copied().fold(None::<&Pick>, |acc, c| match acc {
+        Some(a) if a.weight >= c.weight => Some(a),
+        _ => Some(c),
+    });
+    // Nothing dates the event: among memories nearly as good that do not date it either,
+    // the first mention is the likeliest time it happened (later ones talk about it after).
+    let best = match best {
+        Some(b) if b.reference.is_none() => pool
+            .iter()
+            .copied()
+            .filter(|p| p.reference.is_none() && p.weight >= b.weight * FIRST_MENTION_MARGIN)
+            .min_by_key(|p| (memories[p.index].0.created_at, p.index)),
+        other => other,
+    };
+    let Some(Pick {
+        index,
+        reference: chosen,
+        from_context,
+        ..
+    }) = best
+    else {
         return ReasonedAnswer::nothing_found();
     };
+    let index = *index;
     let (m, _) = memories[index];
     let recorded = m.created_at.date_naive();
     let sources = source_list(memories, index);
     let how_long = how_long_suffix(question, now);
-    match chosen.and_then(|r| Some((r, r.start?, r.end?))) {
+    let whose = if *from_context {
+        "the conversation around a memory"
+    } else {
+        "a memory"
+    };
+    match chosen.as_ref().and_then(|r| Some((r, r.start?, r.end?))) {
         Some((r, start, end)) => {
             let date = AnswerDate {
                 start,
@@ -156,17 +228,18 @@ pub fn offline(question: &str, memories: &[(&Memory, f64)], now: DateTime<Utc>) 
             let period = describe(&date, recorded);
             ReasonedAnswer {
                 answer: format!(
-                    "{period}{} — from a memory of {} that says \"{}\"",
+                    "{period}{} — from {whose} of {} that says \"{}\"",
                     how_long(start),
                     long_date(recorded),
                     r.text.trim()
                 ),
                 confidence: (r.confidence * 0.9).clamp(0.0, 1.0),
                 reasoning: format!(
-                    "Memory [{}] was recorded on {}; \"{}\" in it resolves against that day to {}.",
+                    "Memory [{}] was recorded on {}; \"{}\" in {} resolves against that day to {}.",
                     index + 1,
                     recorded,
                     r.text.trim(),
+                    if *from_context { "the words around it" } else { "it" },
                     range_text(start, end)
                 ),
                 temporal_resolutions: vec![Resolution {
@@ -232,17 +305,61 @@ fn source_list(memories: &[(&Memory, f64)], chosen: usize) -> Vec<SourceMemory> 
         .collect()
 }
 
-/// The dated reference of `m` nearest the question's words (by character distance), ties
-/// to the more confident; `None` when the memory dates nothing.
-fn nearest_ref<'a>(m: &'a Memory, terms: &[String]) -> Option<&'a TemporalRef> {
-    let lower = m.content.to_lowercase();
+#[allow(clippy::expect_used)]
+static MONTH_IN_QUESTION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:in|during|of)\s+(january|february|march|april|may|june|july|august|september|october|november|december)\b(,?\s*\d{4})?")
+        .expect("constant regex")
+});
+
+/// Months a question names without a year ("camping in June").
+fn question_months(question: &str) -> Vec<u32> {
+    MONTH_IN_QUESTION
+        .captures_iter(question)
+        .filter(|c| c.get(2).is_none())
+        .filter_map(|c| super::month_number(&c[1]))
+        .collect()
+}
+
+fn overlaps_month(start: NaiveDate, end: NaiveDate, month: u32) -> bool {
+    let mut d = start;
+    // Ranges here are at most a season long; a year's walk bounds the loop regardless.
+    for _ in 0..366 {
+        if d.month() == month {
+            return true;
+        }
+        if d >= end {
+            break;
+        }
+        match d.succ_opt() {
+            Some(next) => d = next,
+            None => break,
+        }
+    }
+    false
+}
+
+/// One candidate memory for the answer.
+struct Pick {
+    /// Its fused score relative to the best, with the bonus for dating the event.
+    weight: f64,
+    /// Position among the memories.
+    index: usize,
+    /// The reference that dates the event, if any.
+    reference: Option<TemporalRef>,
+    /// Whether the reference comes from the words around the memory.
+    from_context: bool,
+}
+
+/// The dated reference in `text` nearest the question's words (by character distance),
+/// ties to the more confident; `None` when the text dates nothing.
+fn nearest_ref(text: &str, refs: &[TemporalRef], terms: &[String]) -> Option<TemporalRef> {
+    let lower = text.to_lowercase();
     let positions: Vec<usize> = terms
         .iter()
         .filter(|t| t.len() > 2)
         .flat_map(|t| lower.match_indices(t.as_str()).map(|(i, _)| i).collect::<Vec<_>>())
         .collect();
-    m.time_refs
-        .iter()
+    refs.iter()
         .filter(|r| r.start.is_some() && r.end.is_some() && r.confidence >= MIN_CONFIDENCE)
         .min_by(|a, b| {
             let dist = |r: &TemporalRef| {
@@ -251,6 +368,7 @@ fn nearest_ref<'a>(m: &'a Memory, terms: &[String]) -> Option<&'a TemporalRef> {
             };
             dist(a).cmp(&dist(b)).then(b.confidence.total_cmp(&a.confidence))
         })
+        .cloned()
 }
 
 /// Whether the words are a calendar date of their own ("8 May 2023") rather than relative.

@@ -148,6 +148,11 @@ static PATTERNS: LazyLock<Vec<(Kind, Regex)>> = LazyLock::new(|| {
         p(Kind::Season, format!(r"\b(last|this past|this|next|in|during)\s+(?:the\s+)?{SEASON}\b")),
         p(Kind::RelWeekday, format!(r"\b(last|this past|this|next)\s+{WEEKDAY_SHORT}")),
         p(Kind::BareWeekday, format!(r"\b(?:on\s+)?{WEEKDAY}\b")),
+        // "I just got accepted": done on the memory's day (used only when nothing else dates it).
+        p(
+            Kind::JustDid,
+            r"\bjust\s+(got|finished|started|launched|opened|signed|joined|moved|bought|made|won|passed|took|went|adopted|received|met|found|became|began|completed|released|shipped|merged|deployed|fixed|[a-z]+ed)\b".into(),
+        ),
         p(
             Kind::Vague,
             r"\b(?:recently|lately|the other day|a while (?:ago|back)|some time ago|not long ago|the other week|soon|these days)\b".into(),
@@ -182,6 +187,7 @@ enum Kind {
     Season,
     RelWeekday,
     BareWeekday,
+    JustDid,
     Vague,
 }
 
@@ -226,7 +232,16 @@ pub fn resolve_all(text: &str, anchor: NaiveDate, order: DateOrder) -> Vec<Tempo
         }
     }
     found.sort_by_key(|(s, _)| *s);
-    found.into_iter().map(|(_, r)| r).collect()
+    // "just <did>" only dates a text that names no time of its own.
+    let dated = found
+        .iter()
+        .filter(|(_, r)| r.start.is_some() && !is_just(&r.text))
+        .count();
+    found
+        .into_iter()
+        .map(|(_, r)| r)
+        .filter(|r| dated == 0 || !is_just(&r.text))
+        .collect()
 }
 
 type Resolved = (NaiveDate, NaiveDate, Granularity, f32);
@@ -447,8 +462,21 @@ fn resolve(kind: Kind, g: &[String], anchor: NaiveDate, order: DateOrder) -> Opt
             day(most_recent_before(anchor, wd), 0.7)
         }
         Kind::Season => season(g.first()?, g.get(1)?, anchor),
+        Kind::JustDid => {
+            // Feelings and wishes are not events: "I just wanted to say".
+            let verb = g.first()?.as_str();
+            let not_events = [
+                "wanted", "needed", "wondered", "loved", "liked", "hoped", "noticed", "realized", "realised", "checked",
+            ];
+            (!not_events.contains(&verb)).then_some(())?;
+            day(anchor, 0.6)
+        }
         Kind::Vague => None,
     }
+}
+
+fn is_just(text: &str) -> bool {
+    text.get(..4).is_some_and(|w| w.eq_ignore_ascii_case("just"))
 }
 
 fn most_recent_before(anchor: NaiveDate, wd: Weekday) -> NaiveDate {
@@ -822,6 +850,17 @@ mod tests {
         assert!(dmy[0].confidence < 0.9);
         let vague = resolve_all("a few days ago", d("2023-05-10"), DateOrder::Mdy);
         assert!(vague[0].confidence <= 0.5);
+        // "just <did>" dates a text on its own day, unless something else dates it.
+        let just = resolve_all("I just got accepted!", d("2023-05-27"), DateOrder::Mdy);
+        assert_eq!((just[0].start, just[0].confidence), (Some(d("2023-05-27")), 0.6));
+        let both = resolve_all(
+            "I just signed up for a class yesterday",
+            d("2023-07-03"),
+            DateOrder::Mdy,
+        );
+        assert_eq!(both.len(), 1);
+        assert_eq!(both[0].start, Some(d("2023-07-02")));
+        assert!(resolve_all("I just wanted to say hi", d("2023-07-03"), DateOrder::Mdy).is_empty());
         // Words that name a time without dates are kept as text, with no invented dates.
         for text in ["we moved it recently", "the other day it broke", "a while ago"] {
             let refs = resolve_all(text, d("2023-05-10"), DateOrder::Mdy);

@@ -140,5 +140,27 @@ fn human(r: &LocomoReport) -> String {
         r.ingest_turns_per_sec,
         r.seconds
     ));
+    let t = &r.temporal;
+    if t.questions > 0 {
+        out.push_str(&format!(
+            "\ntemporal (category 2, recall --reason without an LLM): {}/{} gold dates produced ({:.1}%); {} of {} gold answers are not dates (skipped)\n",
+            t.correct,
+            t.parseable,
+            t.accuracy * 100.0,
+            t.not_dates,
+            t.questions
+        ));
+        for (kind, n) in &t.failures {
+            out.push_str(&format!("  missed, {}: {n}\n", kind.replace('_', " ")));
+        }
+        for d in &t.details {
+            if let Some(f) = d.failure {
+                out.push_str(&format!(
+                    "  ✗ {:?}: {} | gold {} | answered {}\n",
+                    f, d.question, d.gold, d.answer
+                ));
+            }
+        }
+    }
     out
 }
