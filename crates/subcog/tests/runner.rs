@@ -13,6 +13,7 @@ mod test_manage;
 mod test_notes;
 mod test_semantic;
 mod test_sync;
+mod test_temporal;
 mod test_transfer;
 
 /// Fails when a `test_*.rs` file exists that is not listed above.

@@ -1,0 +1,317 @@
+//! Event time and reasoned recall through the real binary: references resolved at capture
+//! and kept in SQLite and the note, `get` showing them, `--happened`, the time channel,
+//! `recall --reason` offline and through an LLM on 127.0.0.1, batch answers.
+
+use crate::common::llm_server::{Reply, ScriptedServer, openai_answer};
+use crate::common::{Run, TestEnv, to_run};
+
+const NOW: &str = "2023-06-01T12:00:00Z";
+
+fn run(env: &TestEnv, args: &[&str]) -> Run {
+    let mut cmd = env.command(args);
+    cmd.env("SUBCOG_NOW", NOW).env("SUBCOG_TEMPORAL_TIMEZONE", "utc");
+    to_run(cmd.output().expect("spawn"))
+}
+
+fn capture_at(env: &TestEnv, at: &str, text: &str) -> String {
+    let v = run(env, &["capture", "-n", "learnings", "--at", at, text, "--json"])
+        .ok()
+        .json();
+    v["id"].as_str().expect("id").to_string()
+}
+
+/// The seed's failure case plus a few neighbours.
+fn conversation() -> (TestEnv, String) {
+    let env = TestEnv::new();
+    let id = capture_at(
+        &env,
+        "2023-05-08 13:56",
+        "Caroline: I went to a LGBTQ support group yesterday and it was so powerful.",
+    );
+    capture_at(
+        &env,
+        "2023-05-25 13:14",
+        "Melanie: I ran a charity race for mental health last Saturday, it was really rewarding.",
+    );
+    capture_at(
+        &env,
+        "2023-05-20 09:00",
+        "Caroline: the support group meets every week in the library.",
+    );
+    capture_at(&env, "2023-05-10 10:00", "We moved the API to Postgres recently.");
+    (env, id)
+}
+
+#[test]
+fn references_are_resolved_at_capture_and_shown_by_get() {
+    let (env, id) = conversation();
+    let v = run(&env, &["get", &id, "--json"]).ok().json();
+    let refs = v["time_refs"].as_array().expect("time_refs");
+    assert_eq!(refs.len(), 1, "{v}");
+    assert_eq!(refs[0]["text"], "yesterday");
+    assert_eq!(refs[0]["start"], "2023-05-07");
+    assert_eq!(refs[0]["end"], "2023-05-07");
+    assert_eq!(refs[0]["granularity"], "day");
+    let human = run(&env, &["get", &id]).ok().stdout;
+    assert!(human.contains("\"yesterday\" → 2023-05-07 (day, 0.95)"), "{human}");
+
+    // A vague word is kept as text, with no invented date.
+    let vague = run(&env, &["list", "--json"]).ok().json();
+    let postgres = vague
+        .as_array()
+        .expect("memories")
+        .iter()
+        .find(|m| m["content"].as_str().is_some_and(|c| c.contains("Postgres")))
+        .expect("postgres memory")
+        .clone();
+    assert_eq!(postgres["time_refs"][0]["text"], "recently", "{postgres}");
+    assert_eq!(postgres["time_refs"][0]["granularity"], "vague");
+    assert!(postgres["time_refs"][0].get("start").is_none(), "{postgres}");
+
+    // A time zone that is not one is refused with the key named.
+    let mut cmd = env.command(&["list"]);
+    cmd.env("SUBCOG_TEMPORAL_TIMEZONE", "mars");
+    let bad = to_run(cmd.output().expect("spawn"));
+    assert_ne!(bad.code, 0);
+    assert!(bad.stderr.contains("temporal.timezone"), "{}", bad.stderr);
+
+    // Editing the content resolves again.
+    run(
+        &env,
+        &[
+            "update",
+            &id,
+            "--content",
+            "Caroline: I went to the support group on 2023-05-01.",
+        ],
+    )
+    .ok();
+    let v = run(&env, &["get", &id, "--json"]).ok().json();
+    assert_eq!(v["time_refs"][0]["start"], "2023-05-01", "{v}");
+}
+
+#[test]
+fn references_travel_in_the_note_and_survive_a_rebuild() {
+    let (env, id) = conversation();
+    let note = env.git(&["notes", "--ref=refs/notes/mem", "list"]).ok().stdout;
+    assert!(!note.trim().is_empty());
+    let all = env.git(&["log", "-p", "refs/notes/mem"]).ok().stdout;
+    assert!(
+        all.contains("[[time_refs]]") && all.contains("start = \"2023-05-07\""),
+        "{all}"
+    );
+    std::fs::remove_dir_all(env.data.join("projects")).expect("drop the index");
+    run(&env, &["reindex", "--no-embed", "-q"]).ok();
+    let v = run(&env, &["get", &id, "--json"]).ok().json();
+    assert_eq!(v["time_refs"][0]["start"], "2023-05-07", "{v}");
+    // --happened finds it by event time (7 May) though it was captured on 8 May.
+    let happened = run(&env, &["list", "--happened", "2023-05-07", "--json"]).ok().json();
+    let ids: Vec<&str> = happened
+        .as_array()
+        .expect("memories")
+        .iter()
+        .filter_map(|m| m["id"].as_str())
+        .collect();
+    assert_eq!(ids, [id.as_str()], "{happened}");
+    let captured = run(
+        &env,
+        &["list", "--since", "2023-05-07", "--until", "2023-05-08", "--json"],
+    )
+    .ok()
+    .json();
+    assert_eq!(
+        captured.as_array().map(Vec::len),
+        Some(0),
+        "capture time is another filter: {captured}"
+    );
+}
+
+#[test]
+fn the_time_channel_ranks_by_event_time() {
+    let (env, id) = conversation();
+    let v = run(
+        &env,
+        &[
+            "recall",
+            "support group on 2023-05-07",
+            "--explain",
+            "--json",
+            "--no-reason",
+        ],
+    )
+    .ok()
+    .json();
+    assert_eq!(v["results"][0]["id"], id.as_str(), "{v}");
+    assert!(v["results"][0]["explain"]["time"].is_object(), "{v}");
+}
+
+#[test]
+fn when_questions_get_a_reasoned_answer_offline() {
+    let (env, id) = conversation();
+    let out = run(&env, &["recall", "When did Caroline go to the LGBTQ support group?"])
+        .ok()
+        .stdout;
+    assert!(
+        out.starts_with("7 May 2023 — from a memory of 8 May 2023 that says \"yesterday\""),
+        "{out}"
+    );
+    assert!(out.contains("offline") && out.contains(&id), "{out}");
+
+    let v = run(&env, &["recall", "When did Melanie run the charity race?", "--json"])
+        .ok()
+        .json();
+    assert_eq!(
+        v["answer"],
+        "20 May 2023 — from a memory of 25 May 2023 that says \"last Saturday\""
+    );
+    assert_eq!(v["date"]["start"], "2023-05-20");
+    assert_eq!(v["requires_inference"], true);
+    assert_eq!(v["method"], "offline");
+    assert_eq!(v["temporal_resolutions"][0]["original_text"], "last Saturday");
+    assert_eq!(v["temporal_resolutions"][0]["resolved_date"], "2023-05-20");
+    assert!(v["source_memories"][0]["id"].is_string());
+    assert!(v["results"].as_array().is_some_and(|r| !r.is_empty()));
+
+    // --no-reason lists; --reason answers any query.
+    let listed = run(
+        &env,
+        &[
+            "recall",
+            "When did Caroline go to the support group?",
+            "--no-reason",
+            "--json",
+        ],
+    )
+    .ok()
+    .json();
+    assert!(
+        listed.get("answer").is_none() && listed["count"].as_u64() > Some(0),
+        "{listed}"
+    );
+    let forced = run(&env, &["recall", "charity race", "--reason", "--json"]).ok().json();
+    assert_eq!(forced["date"]["start"], "2023-05-20", "{forced}");
+    // Nothing found: said plainly.
+    let none = run(&env, &["recall", "When did we adopt Kubernetes?", "--json", "--reason"])
+        .ok()
+        .json();
+    assert!(
+        none["answer"]
+            .as_str()
+            .is_some_and(|a| a.contains("No relevant memories"))
+            || none["confidence"].as_f64() < Some(0.6),
+        "{none}"
+    );
+}
+
+#[test]
+fn batch_mode_answers_one_line_per_question() {
+    let (env, _) = conversation();
+    let file = env.root.path().join("questions.jsonl");
+    std::fs::write(
+        &file,
+        "{\"query\": \"When did Caroline go to the LGBTQ support group?\"}\n\
+         {\"query\": \"charity race\"}\n\
+         not json\n",
+    )
+    .expect("write");
+    let out = run(
+        &env,
+        &[
+            "recall",
+            "--queries",
+            file.to_str().expect("utf8"),
+            "--reason",
+            "--json",
+        ],
+    )
+    .ok()
+    .stdout;
+    let lines: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
+        .collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    assert_eq!(lines[0]["date"]["start"], "2023-05-07");
+    assert_eq!(lines[1]["date"]["start"], "2023-05-20");
+    assert_eq!(lines[2]["line"], 3);
+    assert!(lines[2]["error"].is_string());
+}
+
+#[test]
+fn an_llm_reasons_when_asked_and_the_offline_answer_covers_its_failures() {
+    let (env, _) = conversation();
+    capture_at(
+        &env,
+        "2023-05-09 08:00",
+        "The staging token is sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH for the support group site",
+    );
+    let server = ScriptedServer::start(|req, _| {
+        if req.body.contains("memory reasoning assistant") {
+            openai_answer(
+                "gpt-5-nano",
+                r#"{"answer": "Caroline went on 7 May 2023.", "confidence": 0.92, "reasoning": "Memory 1 was recorded on 2023-05-08 and says yesterday.", "temporal_resolutions": [{"original_text": "yesterday", "memory_timestamp": "2023-05-08T13:56:00Z", "resolved_date": "2023-05-07", "confidence": 0.95}], "source_memory_indices": [1], "requires_inference": true}"#,
+            )
+        } else {
+            Reply::Http(400, vec![], "unexpected".into())
+        }
+    });
+    env.write_config(&format!(
+        "[llm]\nprovider = \"openai\"\nopenai_base_url = \"{}/v1\"\nmax_retries = 0\n",
+        server.base
+    ));
+    let mut cmd = env.command(&[
+        "recall",
+        "When did Caroline go to the support group?",
+        "--llm",
+        "required",
+        "--json",
+    ]);
+    cmd.env("SUBCOG_NOW", NOW)
+        .env("OPENAI_API_KEY", "sk-test-key-for-the-local-server-1234567890");
+    let v = to_run(cmd.output().expect("spawn")).ok().json();
+    assert_eq!(v["answer"], "Caroline went on 7 May 2023.", "{v}");
+    assert_eq!(v["method"], "llm");
+    assert_eq!(v["date"]["start"], "2023-05-07");
+    assert!(v["model"].as_str().is_some_and(|m| m.starts_with("openai/")), "{v}");
+    let sent = server.received();
+    assert_eq!(sent.len(), 1);
+    assert!(
+        sent[0].body.contains("(recorded: 2023-05-08 13:56:00 UTC)"),
+        "{}",
+        sent[0].body
+    );
+    assert!(
+        sent[0].body.contains("\\\"yesterday\\\" = 2023-05-07"),
+        "{}",
+        sent[0].body
+    );
+    assert!(
+        !sent[0].body.contains("sk-proj-abcdefghijklmnop"),
+        "a secret reached the LLM"
+    );
+
+    // The provider goes away: auto falls back to the offline answer and says why; required fails.
+    drop(server);
+    let mut cmd = env.command(&[
+        "recall",
+        "When did Caroline go to the LGBTQ support group?",
+        "--llm",
+        "auto",
+        "--json",
+    ]);
+    cmd.env("SUBCOG_NOW", NOW)
+        .env("OPENAI_API_KEY", "sk-test-key-for-the-local-server-1234567890");
+    let v = to_run(cmd.output().expect("spawn")).ok().json();
+    assert_eq!(v["method"], "offline", "{v}");
+    assert_eq!(v["date"]["start"], "2023-05-07");
+    assert!(
+        v["reasoning"].as_str().is_some_and(|r| r.contains("the LLM failed")),
+        "{v}"
+    );
+    let mut cmd = env.command(&["recall", "When did Caroline go?", "--llm", "required"]);
+    cmd.env("SUBCOG_NOW", NOW)
+        .env("OPENAI_API_KEY", "sk-test-key-for-the-local-server-1234567890");
+    let failed = to_run(cmd.output().expect("spawn"));
+    assert_ne!(failed.code, 0);
+    assert!(failed.stderr.contains("no LLM answer"), "{}", failed.stderr);
+}
