@@ -1,11 +1,15 @@
 //! Resolving time expressions in 10,000 memories' text against their own dates (issue 7's
-//! target: under 1 s).
+//! target: under 1 s), and a reasoned answer (retrieval plus the offline answer) over a
+//! store of 10,000 memories.
 //!
 //! Run with `scripts/bench temporal`.
 
 use chrono::NaiveDate;
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
+use subcog_bench::populated;
+use subcog_core::consolidate::LlmMode;
+use subcog_core::recall::RecallQuery;
 use subcog_core::temporal::resolve::{DateOrder, resolve_all};
 
 const PHRASES: &[&str] = &[
@@ -34,6 +38,20 @@ fn bench(c: &mut Criterion) {
                 .map(|(t, at)| resolve_all(t, *at, DateOrder::Mdy).len())
                 .sum();
             black_box(n)
+        })
+    });
+
+    let dir = tempfile::tempdir().expect("tempdir");
+    let subcog = populated(dir.path(), 10_000).with_embedder(None);
+    let query = RecallQuery {
+        query: "When was the billing worker moved to Redis?".into(),
+        no_touch: true,
+        ..Default::default()
+    };
+    c.bench_function("temporal/recall_reason_10k_keyword", |b| {
+        b.iter(|| {
+            let r = subcog.recall_reasoned(&query, LlmMode::Off).expect("reason");
+            black_box(r.answer.confidence)
         })
     });
 }

@@ -41,6 +41,12 @@ pub fn parse_gold(answer: &str, anchor: NaiveDate) -> Option<Gold> {
     if text.contains(" ago") || text.is_empty() {
         return None;
     }
+    // "Around August 2022": the hedge does not change the period.
+    let text = ["around ", "about ", "approximately "]
+        .iter()
+        .find_map(|h| text.strip_prefix(h))
+        .map(str::to_string)
+        .unwrap_or(text);
     if let Some(rest) = text.strip_prefix("since ") {
         return rest
             .trim()
@@ -223,6 +229,10 @@ mod tests {
             ("The week of 23 August 2023", range("2023-08-21", "2023-08-27")),
             ("first weekend of August 2023", range("2023-08-05", "2023-08-06")),
             ("Since 2016", Some(Gold::Since(2016))),
+            ("Around August 2022", range("2022-08-01", "2022-08-31")),
+            ("The summer of 2022", range("2022-06-01", "2022-08-31")),
+            // Malformed in the dataset (evidently "31 July"): not read as a date.
+            ("The sunday before 3` July 2023", None),
             ("13 August", Some(Gold::MonthDay(8, 13))),
             ("4 years", None),
             ("10 years ago", None),

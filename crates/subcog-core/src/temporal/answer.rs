@@ -136,13 +136,23 @@ pub fn offline(question: &str, memories: &[(&Memory, f64)], now: DateTime<Utc>) 
     };
     let terms = crate::search::query_terms(question);
     let months = question_months(question);
+    let past = PAST_QUESTION.is_match(question);
 
     let picks: Vec<Pick> = memories
         .iter()
         .enumerate()
         .map(|(i, (m, score))| {
             let day = m.created_at.date_naive();
-            let own = nearest_ref(&m.content, &m.time_refs, &terms);
+            // "When did …" asks about something done: a plan mentioned in passing ("I'm also
+            // hosting a competition next month") does not date it. A plan in the sentence
+            // that names the asked-about thing still may (annotators date plans too).
+            let refs: Vec<TemporalRef> = m
+                .time_refs
+                .iter()
+                .filter(|r| !(past && r.start.is_some_and(|s| s > day) && !topical(&m.content, r, &terms)))
+                .cloned()
+                .collect();
+            let own = nearest_ref(&m.content, &refs, &terms);
             // Words around the memory (the turns before and after, in a conversation) may
             // date what it says: "How was the camping trip last week?" / "It was awesome!"
             let around = match (&own, &m.context) {
@@ -303,6 +313,33 @@ fn source_list(memories: &[(&Memory, f64)], chosen: usize) -> Vec<SourceMemory> 
             }
         })
         .collect()
+}
+
+#[allow(clippy::expect_used)]
+static PAST_QUESTION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(when|what date|what day|which day|what year|what month)\s+(did|was|were|had)\b")
+        .expect("constant regex")
+});
+
+/// Whether the sentence of `text` holding `r` contains one of the question's words
+/// (longer than two letters).
+fn topical(text: &str, r: &TemporalRef, terms: &[String]) -> bool {
+    let lower = text.to_lowercase();
+    let Some(at) = lower.find(&r.text.to_lowercase()) else {
+        return true;
+    };
+    let ends = |c: char| matches!(c, '.' | '!' | '?' | '\n');
+    let start = lower.get(..at).and_then(|h| h.rfind(ends)).map(|i| i + 1).unwrap_or(0);
+    let end = lower
+        .get(at..)
+        .and_then(|t| t.find(ends))
+        .map(|i| at + i)
+        .unwrap_or(lower.len());
+    let sentence = lower.get(start..end).unwrap_or("");
+    terms
+        .iter()
+        .filter(|t| t.len() > 2)
+        .any(|t| sentence.contains(t.as_str()))
 }
 
 #[allow(clippy::expect_used)]
@@ -620,6 +657,27 @@ mod tests {
             Some(("2023-05-01".into(), Granularity::Week))
         );
         assert!(a.answer.starts_with("the week of 1–7 May 2023"), "{}", a.answer);
+    }
+
+    #[test]
+    fn a_plan_in_passing_does_not_date_what_was_done() {
+        let m = memory(
+            "I'm expanding my studio's social media presence. I'm also hosting a dance competition next month.",
+            2023,
+            4,
+            3,
+        );
+        let a = offline(
+            "When did Jon start expanding his studio's social media presence?",
+            &[(&m, 1.0)],
+            now(),
+        );
+        assert_eq!(a.date.map(|d| d.start.to_string()).as_deref(), Some("2023-04-03"));
+        let a = offline("When did Jon host a dance competition?", &[(&m, 1.0)], now());
+        assert_eq!(
+            a.date.map(|d| (d.start.to_string(), d.granularity)),
+            Some(("2023-05-01".into(), Granularity::Month))
+        );
     }
 
     #[test]

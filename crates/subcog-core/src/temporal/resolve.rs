@@ -145,6 +145,7 @@ static PATTERNS: LazyLock<Vec<(Kind, Regex)>> = LazyLock::new(|| {
             Kind::Rel,
             r"\b(?:earlier\s+|later\s+)?(last|this past|this|next|past)\s+(week|weekend|month|year)\b".into(),
         ),
+        p(Kind::SeasonYear, format!(r"\b{SEASON}\s+(?:of\s+)?((?:19|20)\d{{2}})\b")),
         p(Kind::Season, format!(r"\b(last|this past|this|next|in|during)\s+(?:the\s+)?{SEASON}\b")),
         p(Kind::RelWeekday, format!(r"\b(last|this past|this|next)\s+{WEEKDAY_SHORT}")),
         p(Kind::BareWeekday, format!(r"\b(?:on\s+)?{WEEKDAY}\b")),
@@ -184,6 +185,7 @@ enum Kind {
     Ago,
     WeekBefore,
     Rel,
+    SeasonYear,
     Season,
     RelWeekday,
     BareWeekday,
@@ -419,6 +421,9 @@ fn resolve(kind: Kind, g: &[String], anchor: NaiveDate, order: DateOrder) -> Opt
                 "week" => week(at, c),
                 "weekend" => weekend(at, c),
                 "month" => month(at.year(), at.month(), c),
+                // "a year ago" is a point twelve months back, not last calendar year; its
+                // month is the honest estimate. Further back, the year is as precise as it gets.
+                _ if n == 1 => month(at.year(), at.month(), c * 0.8),
                 _ => year(at.year(), c),
             }
         }
@@ -462,6 +467,10 @@ fn resolve(kind: Kind, g: &[String], anchor: NaiveDate, order: DateOrder) -> Opt
             day(most_recent_before(anchor, wd), 0.7)
         }
         Kind::Season => season(g.first()?, g.get(1)?, anchor),
+        Kind::SeasonYear => {
+            let (first, last) = season_of(g.first()?, int(1)?)?;
+            Some((first, last, Granularity::Span, 0.85))
+        }
         Kind::JustDid => {
             // Feelings and wishes are not events: "I just wanted to say".
             let verb = g.first()?.as_str();
@@ -577,9 +586,9 @@ mod tests {
             (
                 "2023-05-08",
                 "a year ago",
-                "2022-01-01",
-                "2022-12-31",
-                Granularity::Year,
+                "2022-05-01",
+                "2022-05-31",
+                Granularity::Month,
             ),
             (
                 "2023-05-08",
