@@ -81,6 +81,8 @@ pub struct RecallResult {
     pub semantic_unavailable: Option<String>,
     /// The time range the query named, if any.
     pub time_range: Option<(chrono::DateTime<chrono::Utc>, chrono::DateTime<chrono::Utc>)>,
+    /// The memory dating the event a query placed itself against ("before the move").
+    pub time_anchor: Option<MemoryId>,
     /// The mode used.
     pub mode: RetrievalMode,
 }
@@ -145,7 +147,6 @@ impl Subcog {
             // Archived memories are kept but leave normal recall (exhaustive finds them).
             filter.statuses = vec![crate::model::Status::Active, crate::model::Status::Superseded];
         }
-        let time_range = temporal::query_range(&query.query, self.clock.now());
         let candidates = cfg.candidates.max(limit);
         let wanted = |kind: ScopeKind| {
             filter.domains.is_empty() || filter.domains.iter().any(|d| ScopeKind::for_domain(*d) == kind)
@@ -176,6 +177,18 @@ impl Subcog {
             .into_iter()
             .filter(|(k, _)| wanted(*k))
             .collect();
+        let mut time_anchor = None;
+        let time_range = match temporal::query_range(&query.query, self.clock.now()) {
+            Some(range) => Some(range),
+            None => match temporal::relative_event(&query.query) {
+                Some((side, phrase)) => {
+                    let anchor = event_anchor(&stores, &phrase, &filter)?;
+                    time_anchor = anchor.as_ref().map(|(id, _)| *id);
+                    anchor.map(|(_, day)| temporal::window(side, day))
+                }
+                None => None,
+            },
+        };
         // Each channel's hits from every scope are ranked together, so the best match of a
         // small user store does not get the credit of the best project match.
         let (mut bm25, mut vec_hits, mut time_hits) = (Vec::new(), Vec::new(), Vec::new());
@@ -245,9 +258,41 @@ impl Subcog {
             semantic,
             semantic_unavailable,
             time_range,
+            time_anchor,
             mode,
         })
     }
+}
+
+/// The memory that best matches the words naming an event ("the move") and its date: the
+/// first confident reference in it, else when it was captured.
+fn event_anchor(
+    stores: &[(ScopeKind, std::sync::Arc<dyn Store>)],
+    phrase: &str,
+    filter: &MemoryFilter,
+) -> Result<Option<(MemoryId, chrono::NaiveDate)>> {
+    let terms = query_terms(phrase);
+    if terms.is_empty() {
+        return Ok(None);
+    }
+    let mut best: Option<crate::model::ScoredMemory> = None;
+    for (_, store) in stores {
+        for hit in store.search_text(&terms, filter, 1)? {
+            if best.as_ref().is_none_or(|b| hit.score > b.score) {
+                best = Some(hit);
+            }
+        }
+    }
+    Ok(best.map(|hit| {
+        let m = hit.memory;
+        let day = m
+            .time_refs
+            .iter()
+            .filter(|r| r.confidence >= 0.5)
+            .find_map(|r| r.start)
+            .unwrap_or_else(|| m.created_at.date_naive());
+        (m.id, day)
+    }))
 }
 
 /// Puts each superseded memory right below the memory that replaced it: the replacement is

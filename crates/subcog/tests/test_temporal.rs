@@ -146,6 +146,52 @@ fn the_time_channel_ranks_by_event_time() {
 }
 
 #[test]
+fn a_query_can_place_itself_before_or_after_an_event() {
+    let env = TestEnv::new();
+    let moved = capture_at(
+        &env,
+        "2023-03-10 09:00",
+        "We moved the office to Berlin; the old lease ended.",
+    );
+    let before = capture_at(
+        &env,
+        "2023-03-01 09:00",
+        "Decided to switch the CI runners to ARM machines.",
+    );
+    let long_before = capture_at(
+        &env,
+        "2022-11-01 09:00",
+        "Decided to keep the CI runners on x86 for now.",
+    );
+    let after = capture_at(
+        &env,
+        "2023-03-20 09:00",
+        "Decided to hire a second SRE for the CI runners.",
+    );
+    let v = run(
+        &env,
+        &["recall", "CI runners decided before the move", "--explain", "--json"],
+    )
+    .ok()
+    .json();
+    assert_eq!(v["time_anchor"], moved.as_str(), "{v}");
+    assert_eq!(v["results"][0]["id"], before.as_str(), "{v}");
+    let timed: Vec<&str> = v["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .filter(|r| r["explain"]["time"].is_object())
+        .filter_map(|r| r["id"].as_str())
+        .collect();
+    assert_eq!(timed, [before.as_str()], "only the month before the move: {v}");
+    let v = run(&env, &["recall", "CI runners decided after the move", "--json"])
+        .ok()
+        .json();
+    assert_eq!(v["results"][0]["id"], after.as_str(), "{v}");
+    assert_ne!(v["results"][0]["id"], long_before.as_str());
+}
+
+#[test]
 fn when_questions_get_a_reasoned_answer_offline() {
     let (env, id) = conversation();
     let out = run(&env, &["recall", "When did Caroline go to the LGBTQ support group?"])

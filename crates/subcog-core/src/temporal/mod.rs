@@ -11,11 +11,12 @@
 pub mod answer;
 pub mod resolve;
 
+use std::sync::LazyLock;
+
 use chrono::{DateTime, Datelike, Duration, FixedOffset, Local, NaiveDate, Offset, TimeZone, Utc};
+use regex::Regex;
 
 use crate::model::Memory;
-use regex::Regex;
-use std::sync::LazyLock;
 
 const MONTHS: &[&str] = &[
     "january",
@@ -197,6 +198,51 @@ pub fn period(text: &str, now: DateTime<Utc>) -> Result<(DateTime<Utc>, DateTime
     Ok((day, day + Duration::days(1)))
 }
 
+/// Which side of an event a query asks about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    /// "before the move", "until the launch".
+    Before,
+    /// "after the move", "since the launch".
+    After,
+}
+
+#[allow(clippy::expect_used)]
+static RELATIVE_EVENT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(before|prior to|until|after|since|following)\s+(?:the|our|my|their|his|her|we|i|a|an)?\s*([a-z][a-z0-9-]*(?:\s+[a-z][a-z0-9-]*){0,3})")
+        .expect("constant regex")
+});
+
+/// An event a query places itself against ("what did we decide before the move"): the
+/// side and the words naming the event. `None` when the words are a time expression
+/// themselves ("before May 2023" is a period, handled by [`query_range`]).
+pub fn relative_event(query: &str) -> Option<(Side, String)> {
+    let c = RELATIVE_EVENT.captures(query)?;
+    let side = match c.get(1)?.as_str().to_lowercase().as_str() {
+        "before" | "prior to" | "until" => Side::Before,
+        _ => Side::After,
+    };
+    let words = c.get(2)?;
+    let phrase = words.as_str().trim().to_string();
+    // "before May 2023", "until Friday", "after yesterday": a time, not an event.
+    let rest = query.get(words.start()..).unwrap_or("").to_lowercase();
+    let anchor = NaiveDate::from_ymd_opt(2000, 6, 15)?;
+    let is_time = resolve::resolve_all(&rest, anchor, resolve::DateOrder::Mdy)
+        .iter()
+        .any(|r| rest.starts_with(&r.text.to_lowercase()))
+        || phrase.split_whitespace().next().and_then(month_number).is_some();
+    (!is_time).then_some((side, phrase))
+}
+
+/// The window next to an event dated `at`: the 30 days before it or after it.
+pub fn window(side: Side, at: NaiveDate) -> (DateTime<Utc>, DateTime<Utc>) {
+    let day = Utc.from_utc_datetime(&at.and_hms_opt(0, 0, 0).unwrap_or_default());
+    match side {
+        Side::Before => (day - Duration::days(30), day),
+        Side::After => (day + Duration::days(1), day + Duration::days(31)),
+    }
+}
+
 /// The range `[start, end)` a query talks about, if it names one.
 pub fn query_range(query: &str, now: DateTime<Utc>) -> Option<(DateTime<Utc>, DateTime<Utc>)> {
     let q = query.to_lowercase();
@@ -357,6 +403,27 @@ mod tests {
         assert_eq!(range("what did we decide last Friday"), r("2023-05-12", "2023-05-13"));
         assert_eq!(range("the outage two weeks ago"), r("2023-05-01", "2023-05-08"));
         assert_eq!(range("what happened recently"), None);
+    }
+
+    #[test]
+    fn events_a_query_places_itself_against() {
+        assert_eq!(
+            relative_event("what did we decide before the move?"),
+            Some((Side::Before, "move".into()))
+        );
+        assert_eq!(
+            relative_event("bugs since the Postgres migration"),
+            Some((Side::After, "Postgres migration".into()))
+        );
+        assert_eq!(relative_event("what happened before May 2023"), None);
+        assert_eq!(relative_event("before yesterday"), None);
+        assert_eq!(relative_event("the database choice"), None);
+        let d = NaiveDate::from_ymd_opt(2023, 3, 10).expect("date");
+        let (a, b) = window(Side::Before, d);
+        assert_eq!(
+            (a.date_naive().to_string(), b.date_naive().to_string()),
+            ("2023-02-08".into(), "2023-03-10".into())
+        );
         assert_eq!(range("mayday alerts"), None);
     }
 }

@@ -154,6 +154,7 @@ fn result_json(query: &str, result: &RecallResult, explain: bool) -> serde_json:
         "semantic": result.semantic,
         "semantic_unavailable": result.semantic_unavailable,
         "time_range": result.time_range.map(|(a, b)| serde_json::json!({"start": a, "end": b})),
+        "time_anchor": result.time_anchor.map(|id| id.to_string()),
         "count": result.results.len(),
         "results": result.results.iter().map(|r| {
             let mut v = output::memory_json(&r.memory, Some(r.score));
