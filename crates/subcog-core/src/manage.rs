@@ -98,6 +98,13 @@ impl Subcog {
         all.sort_by(|a, b| match order {
             ListOrder::NewestFirst => b.created_at.cmp(&a.created_at).then(b.id.cmp(&a.id)),
             ListOrder::OldestFirst => a.created_at.cmp(&b.created_at).then(a.id.cmp(&b.id)),
+            ListOrder::Retention => a
+                .tier
+                .rank()
+                .cmp(&b.tier.rank())
+                .then(b.retention.overall.total_cmp(&a.retention.overall))
+                .then(b.created_at.cmp(&a.created_at))
+                .then(b.id.cmp(&a.id)),
         });
         if let Some(limit) = limit {
             all.truncate(limit);

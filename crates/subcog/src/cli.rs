@@ -103,6 +103,10 @@ pub enum Command {
     Export(commands::export::ExportArgs),
     /// Show the effective configuration, the example file, or its path
     Config(commands::config::ConfigArgs),
+    /// Print the context a Claude Code session starts with
+    Context(commands::context::ContextArgs),
+    /// Run a Claude Code hook: payload on stdin, Claude Code's JSON on stdout, always exit 0
+    Hook(commands::hook::HookArgs),
     /// Print shell completions
     Completions(commands::completions::CompletionsArgs),
 }

@@ -23,6 +23,9 @@ fn main() -> ExitCode {
     }
     init_logging(cli.global.verbose, cli.global.quiet);
     output::set_quiet(cli.global.quiet);
+    if let cli::Command::Hook(args) = cli.command {
+        return commands::hook::run(cli.global, args);
+    }
     let result = app::App::new(cli.global.clone()).and_then(|app| commands::run(&app, cli.command));
     match result {
         Ok(()) => ExitCode::SUCCESS,

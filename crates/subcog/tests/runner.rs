@@ -8,6 +8,7 @@ mod test_concurrency;
 mod test_config;
 mod test_consolidate;
 mod test_errors;
+mod test_hooks;
 mod test_llm;
 mod test_manage;
 mod test_notes;

@@ -41,6 +41,8 @@ pub struct Config {
     pub llm: LlmConfig,
     /// Reading time expressions in memories and questions.
     pub temporal: TemporalConfig,
+    /// Claude Code hooks.
+    pub hooks: HooksConfig,
 }
 
 /// `[storage]`
@@ -499,6 +501,12 @@ pub struct ContextConfig {
     pub include_summaries: bool,
     /// Include edge hints.
     pub include_edges: bool,
+    /// Token budget of the consolidated-summaries block (apart from the memories').
+    pub summary_token_budget: usize,
+    /// Most summaries in the block.
+    pub max_summaries: usize,
+    /// Summaries less confident than this are left out.
+    pub summary_min_confidence: f32,
 }
 
 impl Default for ContextConfig {
@@ -509,6 +517,9 @@ impl Default for ContextConfig {
             max_per_namespace: 10,
             include_summaries: true,
             include_edges: true,
+            summary_token_budget: 1000,
+            max_summaries: 10,
+            summary_min_confidence: 0.5,
         }
     }
 }
@@ -538,6 +549,55 @@ impl Default for TemporalConfig {
             auto_reason: true,
             reason_candidates: 10,
             reason_llm: crate::consolidate::LlmMode::Off,
+        }
+    }
+}
+
+/// `[hooks]`: what each Claude Code hook does.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct HooksConfig {
+    /// Every hook on or off (a project opts out with a `.nosubcog` file at its root).
+    pub enabled: bool,
+    /// SessionStart: inject the session context.
+    pub session_start: bool,
+    /// UserPromptSubmit: recall for the prompt, capture its markers.
+    pub user_prompt_submit: bool,
+    /// PostToolUse: surface memories about the file or command.
+    pub post_tool_use: bool,
+    /// PreCompact: capture the transcript's markers.
+    pub pre_compact: bool,
+    /// Stop and SessionEnd: capture the transcript's markers, then consolidate when due.
+    pub stop: bool,
+    /// Start `consolidate --if-due` in the background after Stop / SessionEnd.
+    pub consolidate_on_stop: bool,
+    /// Most memories added for one prompt.
+    pub prompt_max_memories: usize,
+    /// Least cosine similarity for a memory to be added to a prompt.
+    pub prompt_min_similarity: f32,
+    /// Token budget of what a prompt or a tool gets.
+    pub prompt_token_budget: usize,
+    /// Most memories surfaced for one file or command.
+    pub tool_max_memories: usize,
+    /// Append a JSON line per hook (ids, scores, counts; never content) to this file.
+    pub debug_log: String,
+}
+
+impl Default for HooksConfig {
+    fn default() -> Self {
+        HooksConfig {
+            enabled: true,
+            session_start: true,
+            user_prompt_submit: true,
+            post_tool_use: true,
+            pre_compact: true,
+            stop: true,
+            consolidate_on_stop: true,
+            prompt_max_memories: 3,
+            prompt_min_similarity: 0.35,
+            prompt_token_budget: 600,
+            tool_max_memories: 2,
+            debug_log: String::new(),
         }
     }
 }

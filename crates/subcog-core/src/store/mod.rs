@@ -152,6 +152,9 @@ pub enum ListOrder {
     NewestFirst,
     /// Oldest first (export order).
     OldestFirst,
+    /// HOT first, then WARM, COLD, ARCHIVED; by retention score within a tier, newest
+    /// first on ties (session context order).
+    Retention,
 }
 
 /// Counts describing a store.

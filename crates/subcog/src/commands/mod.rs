@@ -4,11 +4,13 @@ pub mod capture;
 pub mod completions;
 pub mod config;
 pub mod consolidate;
+pub mod context;
 pub mod delete;
 pub mod edges;
 pub mod eval;
 pub mod export;
 pub mod get;
+pub mod hook;
 pub mod import;
 pub mod init;
 pub mod list;
@@ -55,6 +57,9 @@ pub fn run(app: &App, command: Command) -> CommandResult {
         Command::Tiers(args) => tiers::run(app, args),
         Command::Edges(args) => edges::run(app, args),
         Command::Summaries(args) => summaries::run(app, args),
+        Command::Context(args) => context::run(app, args),
         Command::Completions(args) => completions::run(args),
+        // Hooks run before the App exists (main.rs): they must answer even when it cannot be built.
+        Command::Hook(_) => Ok(()),
     }
 }

@@ -488,12 +488,16 @@ impl Store for SqliteStore {
 
     fn list(&self, filter: &MemoryFilter, order: ListOrder, limit: Option<usize>) -> Result<Vec<Memory>, StoreError> {
         let (clause, mut params) = rows::filter_sql(filter);
-        let direction = match order {
-            ListOrder::NewestFirst => "DESC",
-            ListOrder::OldestFirst => "ASC",
+        let order_by = match order {
+            ListOrder::NewestFirst => "m.created_at DESC, m.id DESC",
+            ListOrder::OldestFirst => "m.created_at ASC, m.id ASC",
+            ListOrder::Retention => {
+                "CASE m.tier WHEN 'hot' THEN 0 WHEN 'warm' THEN 1 WHEN 'cold' THEN 2 ELSE 3 END,
+                 m.retention_score DESC, m.created_at DESC, m.id DESC"
+            }
         };
         let mut sql = format!(
-            "SELECT {} FROM memories m WHERE {clause} ORDER BY m.created_at {direction}, m.id {direction}",
+            "SELECT {} FROM memories m WHERE {clause} ORDER BY {order_by}",
             rows::select_list("m")
         );
         if let Some(limit) = limit {

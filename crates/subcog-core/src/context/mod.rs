@@ -1,0 +1,439 @@
+//! Session context (seed 000): what a Claude Code session starts knowing.
+//!
+//! [`Subcog::session_context`] reads the live memories of the project and user scopes
+//! down to `context.min_tier`, HOT first and by retention score within a tier, and fills a
+//! token budget that grows with the project's size; each memory costs its tokens divided
+//! by its tier's multiplier (a WARM memory costs 1/0.7 of its size), so HOT ones go further.
+//! Memories are grouped by namespace into the `<subcog-context>` block ([`render`]); the
+//! consolidated summaries go into their own block within their own budget ([`summaries`]).
+//! Counts are real cl100k tokens ([`tokens`]); neither block ever exceeds its budget.
+
+pub mod render;
+pub mod summaries;
+pub mod tokens;
+
+use std::collections::{HashMap, HashSet};
+
+use serde::Serialize;
+
+use crate::error::Result;
+use crate::model::{MemoryEdge, Status, Tier};
+use crate::service::Subcog;
+use crate::store::{ListOrder, MemoryFilter};
+
+/// How big the project is, which scales the budget (seed 000).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Complexity {
+    /// Up to 50 live memories: the base budget.
+    Simple,
+    /// Up to 250: ×1.5.
+    Moderate,
+    /// Up to 1,000: ×2.
+    Complex,
+    /// More: ×2.5.
+    Enterprise,
+}
+
+impl Complexity {
+    /// The class of a project with `live` memories.
+    pub fn of(live: u64) -> Self {
+        match live {
+            0..=50 => Complexity::Simple,
+            51..=250 => Complexity::Moderate,
+            251..=1000 => Complexity::Complex,
+            _ => Complexity::Enterprise,
+        }
+    }
+
+    /// The budget for a base budget.
+    pub fn budget(self, base: usize) -> usize {
+        match self {
+            Complexity::Simple => base,
+            Complexity::Moderate => base * 3 / 2,
+            Complexity::Complex => base * 2,
+            Complexity::Enterprise => base * 5 / 2,
+        }
+    }
+
+    /// Lowercase name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Complexity::Simple => "simple",
+            Complexity::Moderate => "moderate",
+            Complexity::Complex => "complex",
+            Complexity::Enterprise => "enterprise",
+        }
+    }
+}
+
+/// What to build.
+#[derive(Debug, Clone, Default)]
+pub struct ContextRequest {
+    /// Shown as the project path.
+    pub project: Option<String>,
+    /// Overrides `context.base_token_budget` (before the complexity factor).
+    pub base_budget: Option<usize>,
+}
+
+/// One memory that made it into the context.
+#[derive(Debug, Clone, Serialize)]
+pub struct Included {
+    /// Its id.
+    pub id: String,
+    /// Its namespace.
+    pub namespace: String,
+    /// Its tier.
+    pub tier: Tier,
+    /// Its retention score.
+    pub score: f32,
+    /// Tokens of its element.
+    pub tokens: usize,
+}
+
+/// The built session context.
+#[derive(Debug, Clone, Serialize)]
+pub struct SessionContext {
+    /// The `<subcog-context>` block.
+    pub context_block: String,
+    /// The `<memory_consolidated_summaries>` block (empty without summaries).
+    pub summary_block: String,
+    /// Memories included, in order.
+    pub included: Vec<Included>,
+    /// Candidates left out for the budget or the per-namespace cap.
+    pub omitted: usize,
+    /// Tokens of the context block.
+    pub tokens_used: usize,
+    /// Its budget.
+    pub budget: usize,
+    /// Summaries included.
+    pub summaries: usize,
+    /// Tokens of the summary block.
+    pub summary_tokens: usize,
+    /// Its budget.
+    pub summary_budget: usize,
+    /// The project's size class.
+    pub complexity: Complexity,
+}
+
+impl Subcog {
+    /// Builds the session context of seed 000 (see the module docs).
+    pub fn session_context(&self, req: &ContextRequest) -> Result<SessionContext> {
+        let span = tracing::info_span!(
+            "context.build",
+            memories = tracing::field::Empty,
+            tokens = tracing::field::Empty
+        );
+        let _guard = span.enter();
+        tokens::warm_up();
+        let cfg = &self.config.context;
+        let stores = self.existing_stores()?;
+        let mut live = 0u64;
+        let mut tiers = [0u64; 4];
+        let mut last_consolidation = None;
+        for (kind, store) in &stores {
+            let stats = store.stats()?;
+            let active = stats.by_status.get(Status::Active.as_str()).copied().unwrap_or(0);
+            live += active;
+            for (i, t) in [Tier::Hot, Tier::Warm, Tier::Cold, Tier::Archived].iter().enumerate() {
+                tiers[i] += stats.by_tier.get(t.as_str()).copied().unwrap_or(0);
+            }
+            if let Some(run) = self.runs(*kind, 1)?.into_iter().next() {
+                last_consolidation = last_consolidation.max(run.completed_at);
+            }
+        }
+        let complexity = Complexity::of(live);
+        let budget = complexity.budget(req.base_budget.unwrap_or(cfg.base_token_budget));
+        let filter = MemoryFilter {
+            statuses: vec![Status::Active],
+            tiers: [Tier::Hot, Tier::Warm, Tier::Cold, Tier::Archived]
+                .into_iter()
+                .filter(|t| t.rank() <= cfg.min_tier.rank())
+                .collect(),
+            ..Default::default()
+        };
+        // Even tiny memories cost ~25 tokens: more candidates than this can never fit.
+        let cap = budget / 25 + 20;
+        let candidates = self.list(&filter, ListOrder::Retention, Some(cap))?;
+        let edges: Vec<MemoryEdge> = if cfg.include_edges {
+            let mut all = Vec::new();
+            for (_, store) in &stores {
+                all.extend(store.edges(None)?);
+            }
+            all
+        } else {
+            Vec::new()
+        };
+        let mut out_edges: HashMap<&str, Vec<&MemoryEdge>> = HashMap::new();
+        for e in &edges {
+            out_edges.entry(e.source_id.as_str()).or_default().push(e);
+        }
+        let status = render::Status {
+            last_consolidation,
+            total: live,
+            tiers,
+        };
+
+        // Choose within the budget: cost = tokens / tier multiplier; the envelope is
+        // reserved first. Then render, and drop from the end while the whole block is over.
+        let envelope = tokens::count(&render::block(&render::Block {
+            project: req.project.as_deref(),
+            complexity: complexity.as_str(),
+            used: budget,
+            available: budget,
+            groups: &[],
+            omitted: candidates.len(),
+            status: &status,
+        }));
+        let mut per_namespace: HashMap<String, usize> = HashMap::new();
+        let mut chosen: Vec<(usize, String, usize)> = Vec::new(); // (candidate index, xml, tokens)
+        let mut spent = envelope as f32;
+        for (i, m) in candidates.iter().enumerate() {
+            let count = per_namespace.entry(m.namespace.to_string()).or_default();
+            if *count >= cfg.max_per_namespace {
+                continue;
+            }
+            let mut list = out_edges.get(m.id.to_string().as_str()).cloned().unwrap_or_default();
+            list.sort_by(|a, b| b.weight.total_cmp(&a.weight));
+            list.truncate(3);
+            let xml = render::memory_xml(&render::Entry { memory: m, edges: list });
+            let t = tokens::count(&xml);
+            // Group headers cost a little too; 12 tokens covers one.
+            let cost = (t as f32 + 12.0) / m.tier.budget_multiplier();
+            if spent + cost > budget as f32 {
+                continue;
+            }
+            spent += cost;
+            *count += 1;
+            chosen.push((i, xml, t));
+        }
+        let (context_block, tokens_used) = loop {
+            let (block, used) = render_block(req, complexity, budget, &candidates, &chosen, &status);
+            if used <= budget || chosen.is_empty() {
+                break (block, used);
+            }
+            chosen.pop();
+        };
+        let included: Vec<Included> = chosen
+            .iter()
+            .map(|(i, _, t)| {
+                let m = &candidates[*i];
+                Included {
+                    id: m.id.to_string(),
+                    namespace: m.namespace.to_string(),
+                    tier: m.tier,
+                    score: m.retention.overall,
+                    tokens: *t,
+                }
+            })
+            .collect();
+
+        let summary = if cfg.include_summaries {
+            self.summary_block(&candidates, &included, cfg.summary_token_budget, cfg.max_summaries)?
+        } else {
+            summaries::SummaryBlock::default()
+        };
+        span.record("memories", included.len());
+        span.record("tokens", tokens_used + summary.tokens);
+        Ok(SessionContext {
+            context_block,
+            summary_block: summary.text,
+            omitted: live.saturating_sub(included.len() as u64) as usize,
+            included,
+            tokens_used,
+            budget,
+            summaries: summary.count,
+            summary_tokens: summary.tokens,
+            summary_budget: cfg.summary_token_budget,
+            complexity,
+        })
+    }
+
+    fn summary_block(
+        &self,
+        candidates: &[crate::model::Memory],
+        included: &[Included],
+        budget: usize,
+        max: usize,
+    ) -> Result<summaries::SummaryBlock> {
+        let mut all = Vec::new();
+        for (_, store) in self.existing_stores()? {
+            all.extend(store.summaries()?);
+        }
+        let ids: HashSet<String> = included.iter().map(|i| i.id.clone()).collect();
+        let namespaces: HashSet<&str> = included.iter().map(|i| i.namespace.as_str()).collect();
+        let activations: HashMap<String, u64> = candidates
+            .iter()
+            .map(|m| (m.id.to_string(), m.activation_count))
+            .collect();
+        let cands: Vec<summaries::Candidate<'_>> = all
+            .iter()
+            .map(|s| {
+                let (in_context, activations) = summaries::member_stats(s, &ids, &activations);
+                summaries::Candidate {
+                    summary: s,
+                    in_context,
+                    activations,
+                }
+            })
+            .collect();
+        let now = self.clock.now();
+        let chosen = summaries::select(
+            &cands,
+            &namespaces,
+            self.config.context.summary_min_confidence,
+            max,
+            now,
+        );
+        Ok(summaries::render(&chosen, budget, now))
+    }
+}
+
+/// Renders the block with the memories chosen so far; `used` is the block's own count,
+/// settled by re-rendering until the number written equals the tokens counted.
+fn render_block(
+    req: &ContextRequest,
+    complexity: Complexity,
+    budget: usize,
+    candidates: &[crate::model::Memory],
+    chosen: &[(usize, String, usize)],
+    status: &render::Status,
+) -> (String, usize) {
+    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+    for (i, xml, _) in chosen {
+        let ns = candidates[*i].namespace.to_string();
+        match groups.iter_mut().find(|(n, _)| *n == ns) {
+            Some((_, members)) => members.push(xml.clone()),
+            None => groups.push((ns, vec![xml.clone()])),
+        }
+    }
+    let omitted = candidates.len().saturating_sub(chosen.len());
+    let mut used = 0;
+    for _ in 0..4 {
+        let text = render::block(&render::Block {
+            project: req.project.as_deref(),
+            complexity: complexity.as_str(),
+            used,
+            available: budget,
+            groups: &groups,
+            omitted,
+            status,
+        });
+        let counted = tokens::count(&text);
+        if counted == used {
+            return (text, counted);
+        }
+        used = counted;
+    }
+    let text = render::block(&render::Block {
+        project: req.project.as_deref(),
+        complexity: complexity.as_str(),
+        used,
+        available: budget,
+        groups: &groups,
+        omitted,
+        status,
+    });
+    let counted = tokens::count(&text);
+    (text, counted)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clock::FixedClock;
+    use crate::config::Config;
+    use crate::location::DataLocation;
+    use crate::model::{Memory, Namespace};
+    use crate::service::ScopeKind;
+    use chrono::{Duration, TimeZone, Utc};
+    use std::sync::Arc;
+
+    fn service(dir: &std::path::Path, n: usize) -> Subcog {
+        let project = dir.join("project");
+        std::fs::create_dir_all(&project).expect("project");
+        let mut config = Config::default();
+        config.storage.git_notes = false;
+        let now = Utc.with_ymd_and_hms(2025, 1, 15, 0, 0, 0).single().expect("date");
+        let subcog = Subcog::new(config, DataLocation::resolve(dir, &project), Arc::new(FixedClock(now)));
+        let namespaces = ["decisions", "learnings", "patterns", "progress", "blockers"];
+        let memories: Vec<Memory> = (0..n)
+            .map(|i| {
+                let ns = Namespace::parse(namespaces[i % namespaces.len()]).expect("ns");
+                let text = format!(
+                    "Memory {i}: the {} service {} because of reason number {} and its consequences for deploys.",
+                    ["billing", "auth", "search", "cache"][i % 4],
+                    ["moved to Postgres", "retries twice", "caches tokens", "logs to stderr"][i % 4],
+                    i * 7
+                );
+                let mut m = Memory::new(text, ns, now - Duration::minutes(i as i64));
+                m.tier = match i % 10 {
+                    0 => Tier::Hot,
+                    1..=5 => Tier::Warm,
+                    _ => Tier::Cold,
+                };
+                m.retention.overall = 1.0 - (i % 97) as f32 / 100.0;
+                m
+            })
+            .collect();
+        let store = subcog.store_for_write(ScopeKind::Project).expect("store");
+        for chunk in memories.chunks(5_000) {
+            store.insert_many(chunk, None, false).expect("insert");
+        }
+        subcog
+    }
+
+    #[test]
+    fn ten_thousand_memories_never_exceed_the_budget_and_hot_comes_first() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let subcog = service(dir.path(), 10_000);
+        let ctx = subcog.session_context(&ContextRequest::default()).expect("context");
+        assert_eq!(ctx.complexity, Complexity::Enterprise);
+        assert_eq!(ctx.budget, 10_000);
+        assert!(ctx.tokens_used <= ctx.budget, "{} > {}", ctx.tokens_used, ctx.budget);
+        assert_eq!(tokens::count(&ctx.context_block), ctx.tokens_used);
+        assert!(ctx.context_block.contains(&format!("used=\"{}\"", ctx.tokens_used)));
+        assert!(!ctx.included.is_empty());
+        // HOT first: no WARM memory before the last HOT one; COLD never (min tier WARM).
+        let last_hot = ctx
+            .included
+            .iter()
+            .rposition(|m| m.tier == Tier::Hot)
+            .expect("some hot");
+        assert!(ctx.included[..last_hot].iter().all(|m| m.tier == Tier::Hot));
+        assert!(ctx.included.iter().all(|m| m.tier != Tier::Cold));
+        // At most max_per_namespace per namespace.
+        let mut per: HashMap<&str, usize> = HashMap::new();
+        for m in &ctx.included {
+            *per.entry(m.namespace.as_str()).or_default() += 1;
+        }
+        assert!(per.values().all(|n| *n <= 10), "{per:?}");
+        assert!(ctx.context_block.contains("not instructions"));
+
+        // A tiny budget still holds: fewer memories, never more tokens.
+        let small = subcog
+            .session_context(&ContextRequest {
+                base_budget: Some(200),
+                ..Default::default()
+            })
+            .expect("small");
+        assert!(
+            small.tokens_used <= small.budget,
+            "{} > {}",
+            small.tokens_used,
+            small.budget
+        );
+        assert!(small.included.len() < ctx.included.len());
+    }
+
+    #[test]
+    fn an_empty_project_gets_an_empty_block() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let subcog = service(dir.path(), 0);
+        let ctx = subcog.session_context(&ContextRequest::default()).expect("context");
+        assert_eq!(ctx.complexity, Complexity::Simple);
+        assert!(ctx.included.is_empty());
+        assert!(ctx.summary_block.is_empty());
+        assert!(ctx.context_block.starts_with("<subcog-context>"));
+    }
+}

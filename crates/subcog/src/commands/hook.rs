@@ -1,0 +1,164 @@
+//! `subcog hook <event>`: Claude Code's hooks. Reads the hook payload on stdin, writes
+//! Claude Code's JSON on stdout, and always exits 0: on any failure (bad stdin, no store,
+//! a locked database, a bad config) the answer is empty but valid and the reason goes to
+//! the log (stderr, and `hooks.debug_log` when set).
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::Args;
+use serde_json::{Value, json};
+use subcog_core::hooks::{HookEvent, HookInput, HookReport, answer};
+
+use crate::app::App;
+use crate::cli::GlobalArgs;
+
+/// Stdin larger than this is not a hook payload.
+const MAX_STDIN: u64 = 16 * 1024 * 1024;
+
+/// Run a Claude Code hook (reads its JSON on stdin; see `subcog init`)
+#[derive(Debug, Args)]
+pub struct HookArgs {
+    /// session-start, user-prompt-submit, post-tool-use, pre-compact, stop, session-end
+    pub event: String,
+}
+
+/// Runs the hook; never fails.
+pub fn run(global: GlobalArgs, args: HookArgs) -> ExitCode {
+    let started = std::time::Instant::now();
+    let event = HookEvent::parse(&args.event);
+    let (out, log) = match event {
+        None => {
+            tracing::warn!(event = %args.event, "unknown hook event; answering with nothing");
+            (json!({"suppressOutput": true}), None)
+        }
+        Some(event) => match handle(global, event) {
+            Ok((report, debug_log)) => {
+                let message = match report.captured.len() {
+                    0 => None,
+                    1 => Some("subcog: captured 1 memory".to_string()),
+                    n => Some(format!("subcog: captured {n} memories")),
+                };
+                let out = answer(event, &report.context, message.as_deref());
+                (out, debug_log.map(|path| (path, event, Some(report))))
+            }
+            Err((why, debug_log)) => {
+                tracing::warn!(event = event.name(), error = %why, "hook failed; answering with empty context");
+                (answer(event, "", None), debug_log.map(|path| (path, event, None)))
+            }
+        },
+    };
+    if let Some((path, event, report)) = log {
+        write_debug_log(&path, event, report.as_ref(), started.elapsed().as_secs_f64() * 1000.0);
+    }
+    println!("{}", serde_json::to_string(&out).unwrap_or_else(|_| "{}".into()));
+    ExitCode::SUCCESS
+}
+
+type Failure = (String, Option<PathBuf>);
+
+fn handle(global: GlobalArgs, event: HookEvent) -> Result<(HookReport, Option<PathBuf>), Failure> {
+    let mut raw = String::new();
+    std::io::stdin()
+        .take(MAX_STDIN)
+        .read_to_string(&mut raw)
+        .map_err(|e| (format!("cannot read stdin: {e}"), None))?;
+    let input: HookInput =
+        serde_json::from_str(&raw).map_err(|e| (format!("stdin is not a hook payload: {e}"), None))?;
+    if let Some(cwd) = input.cwd.as_ref().filter(|p| p.is_dir()) {
+        // The hook speaks for the session's project, wherever Claude Code started it.
+        let _ = std::env::set_current_dir(cwd);
+    }
+    let app = App::new(global).map_err(|e| (e.message(), None))?;
+    let cfg = &app.loaded.config.hooks;
+    let debug_log = (!cfg.debug_log.is_empty()).then(|| PathBuf::from(&cfg.debug_log));
+    let fail = |why: String| (why, debug_log.clone());
+    let on = cfg.enabled
+        && match event {
+            HookEvent::SessionStart => cfg.session_start,
+            HookEvent::UserPromptSubmit => cfg.user_prompt_submit,
+            HookEvent::PostToolUse => cfg.post_tool_use,
+            HookEvent::PreCompact => cfg.pre_compact,
+            HookEvent::Stop | HookEvent::SessionEnd => cfg.stop,
+        };
+    let mut report = HookReport::default();
+    if !on {
+        report.notes.push("turned off in [hooks]".into());
+        return Ok((report, debug_log));
+    }
+    if opted_out(&std::env::current_dir().unwrap_or_default()) {
+        report.notes.push("project opted out (.nosubcog)".into());
+        return Ok((report, debug_log));
+    }
+    let subcog = app.subcog().map_err(|e| fail(e.message()))?;
+    let state_dir = app.data_dir().map_err(|e| fail(e.message()))?.join("hooks");
+    report = subcog
+        .hook(event, &input, &state_dir)
+        .map_err(|e| fail(e.to_string()))?;
+    if matches!(event, HookEvent::Stop | HookEvent::SessionEnd) && cfg.consolidate_on_stop {
+        report.consolidation_requested = consolidate_in_background(&app);
+    }
+    Ok((report, debug_log))
+}
+
+/// A `.nosubcog` file in the directory or any parent up to the repository root.
+fn opted_out(dir: &Path) -> bool {
+    for d in dir.ancestors() {
+        if d.join(".nosubcog").exists() {
+            return true;
+        }
+        if d.join(".git").exists() {
+            break;
+        }
+    }
+    false
+}
+
+/// Starts `subcog consolidate --if-due` detached, so the hook returns at once.
+fn consolidate_in_background(app: &App) -> bool {
+    let Ok(exe) = std::env::current_exe() else {
+        return false;
+    };
+    let mut cmd = std::process::Command::new(exe);
+    if let Some(dir) = &app.global.data_dir {
+        cmd.arg("--data-dir").arg(dir);
+    }
+    if let Some(config) = &app.global.config {
+        cmd.arg("--config").arg(config);
+    }
+    cmd.args(["consolidate", "--if-due", "--trigger", "session_end", "-q"])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+    match cmd.spawn() {
+        Ok(_) => true,
+        Err(e) => {
+            tracing::warn!(error = %e, "could not start background consolidation");
+            false
+        }
+    }
+}
+
+/// Appends one JSON line: event, time taken, what was injected and captured (ids and
+/// scores only, never memory text).
+fn write_debug_log(path: &Path, event: HookEvent, report: Option<&HookReport>, ms: f64) {
+    let line = json!({
+        "at": chrono::Utc::now().to_rfc3339(),
+        "event": event.name(),
+        "ms": (ms * 10.0).round() / 10.0,
+        "ok": report.is_some(),
+        "report": report.map(|r| serde_json::to_value(r).unwrap_or(Value::Null)),
+    });
+    let write = || -> std::io::Result<()> {
+        use std::io::Write;
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir)?;
+        }
+        let mut f = std::fs::OpenOptions::new().create(true).append(true).open(path)?;
+        writeln!(f, "{line}")
+    };
+    if let Err(e) = write() {
+        tracing::warn!(error = %e, path = %path.display(), "could not write the hook debug log");
+    }
+}

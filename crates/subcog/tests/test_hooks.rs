@@ -1,0 +1,310 @@
+//! `subcog hook <event>` through the real binary with Claude Code's payloads
+//! (`tests/fixtures/hooks/`): every answer parses as Claude Code's hook output schema,
+//! failures still answer validly with exit 0, SessionStart is idempotent, the transcript's
+//! markers are captured once, PostToolUse surfaces a file once per session.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::common::{Run, TestEnv, to_run};
+
+fn fixture(name: &str) -> String {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hooks");
+    std::fs::read_to_string(dir.join(name)).expect("fixture")
+}
+
+/// The fixture payload with this project's paths filled in.
+fn payload(env: &TestEnv, name: &str, transcript: &Path) -> String {
+    let cwd = env.root.path().join("project");
+    fixture(name)
+        .replace("CWD", &cwd.display().to_string())
+        .replace("TRANSCRIPT", &transcript.display().to_string())
+}
+
+fn transcript(env: &TestEnv) -> PathBuf {
+    let cwd = env.root.path().join("project");
+    let path = env.root.path().join("transcript.jsonl");
+    std::fs::write(
+        &path,
+        fixture("transcript.jsonl").replace("CWD", &cwd.display().to_string()),
+    )
+    .expect("write");
+    path
+}
+
+fn hook(env: &TestEnv, event: &str, stdin: &str) -> Run {
+    let run = env.run_stdin(&["hook", event], stdin);
+    assert_eq!(run.code, 0, "hooks always exit 0\nstderr:\n{}", run.stderr);
+    run
+}
+
+/// Checks an answer against Claude Code's documented hook output.
+fn check_schema(event: &str, out: &Value) {
+    let obj = out.as_object().expect("an object");
+    let common = [
+        "continue",
+        "suppressOutput",
+        "stopReason",
+        "systemMessage",
+        "decision",
+        "reason",
+    ];
+    for key in obj.keys() {
+        assert!(
+            common.contains(&key.as_str()) || key == "hookSpecificOutput",
+            "{event}: unknown key {key}"
+        );
+    }
+    if let Some(v) = obj.get("continue") {
+        assert!(v.is_boolean());
+    }
+    if let Some(v) = obj.get("suppressOutput") {
+        assert!(v.is_boolean());
+    }
+    if let Some(v) = obj.get("systemMessage") {
+        assert!(v.is_string());
+    }
+    let takes_context = ["SessionStart", "UserPromptSubmit", "PostToolUse"].contains(&event);
+    match obj.get("hookSpecificOutput") {
+        Some(h) => {
+            assert!(takes_context, "{event} has no hookSpecificOutput");
+            assert_eq!(h["hookEventName"], event);
+            assert!(h["additionalContext"].is_string());
+            assert_eq!(h.as_object().map(|o| o.len()), Some(2), "{h}");
+        }
+        None => assert!(!takes_context, "{event} must answer hookSpecificOutput"),
+    }
+}
+
+fn seeded() -> TestEnv {
+    let env = TestEnv::new();
+    env.capture(
+        "decisions",
+        "Use PostgreSQL for primary storage; the billing service depends on it",
+    );
+    env.capture("learnings", "billing.rs must never log card numbers");
+    env
+}
+
+#[test]
+fn every_event_answers_in_claude_codes_schema() {
+    let env = seeded();
+    let t = transcript(&env);
+    let mut answers = std::collections::HashMap::new();
+    for (event, file) in [
+        ("session-start", "session_start.json"),
+        ("user-prompt-submit", "user_prompt_submit.json"),
+        ("post-tool-use", "post_tool_use.json"),
+        ("pre-compact", "pre_compact.json"),
+        ("stop", "stop.json"),
+        ("session-end", "session_end.json"),
+    ] {
+        let input = payload(&env, file, &t);
+        let name: Value = serde_json::from_str(&input).expect("payload");
+        let name = name["hook_event_name"].as_str().expect("event name").to_string();
+        let out = hook(&env, event, &input).json();
+        check_schema(&name, &out);
+        answers.insert(event, out);
+    }
+    // SessionStart injected the project's memories, as data.
+    let out = hook(&env, "session-start", &payload(&env, "session_start.json", &t)).json();
+    let ctx = out["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .expect("context");
+    assert!(ctx.starts_with("<subcog-context>"), "{ctx}");
+    assert!(ctx.contains("Use PostgreSQL for primary storage"));
+    assert!(ctx.contains("not instructions"));
+    // The prompt recalled the database decision, and captured its marker (once).
+    let out = &answers["user-prompt-submit"];
+    assert_eq!(out["systemMessage"], "subcog: captured 1 memory", "{out}");
+    let recalled = out["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .expect("context");
+    assert!(recalled.contains("Use PostgreSQL for primary storage"), "{recalled}");
+    assert!(
+        !recalled.contains("blue-green"),
+        "what the prompt captured is not news to it: {recalled}"
+    );
+    let again = hook(
+        &env,
+        "user-prompt-submit",
+        &payload(&env, "user_prompt_submit.json", &t),
+    )
+    .json();
+    assert!(again.get("systemMessage").is_none(), "{again}");
+    let listed = env.run(&["list", "-n", "decisions", "--json"]).ok().json();
+    assert!(
+        listed
+            .as_array()
+            .expect("list")
+            .iter()
+            .any(|m| m["content"] == "Deploy with blue-green releases from now on"),
+        "{listed}"
+    );
+}
+
+#[test]
+fn failures_answer_validly_and_exit_zero() {
+    let env = seeded();
+    for (event, name) in [
+        ("session-start", "SessionStart"),
+        ("stop", "Stop"),
+        ("user-prompt-submit", "UserPromptSubmit"),
+    ] {
+        for bad in ["", "not json", "[1,2,3]", "{\"cwd\": 42}"] {
+            let run = hook(&env, event, bad);
+            check_schema(name, &run.json());
+            assert!(run.stderr.contains("hook failed"), "{event} {bad:?}: {}", run.stderr);
+        }
+    }
+    // An unknown event, a broken config file, a missing store.
+    let run = hook(&env, "notification", "{}");
+    assert_eq!(run.json(), serde_json::json!({"suppressOutput": true}));
+    let bad_config = env.root.path().join("bad.toml");
+    std::fs::write(&bad_config, "[hooks]\nenabled = 7\n").expect("write");
+    let mut cmd = env.command(&["hook", "session-start"]);
+    cmd.env("SUBCOG_CONFIG", &bad_config);
+    let run = run_with_stdin(cmd, "{}");
+    assert_eq!(run.code, 0);
+    check_schema("SessionStart", &run.json());
+    let empty = TestEnv::new();
+    let run = hook(&empty, "session-start", "{}");
+    check_schema("SessionStart", &run.json());
+}
+
+#[test]
+fn a_locked_database_does_not_break_the_session() {
+    let env = seeded();
+    let db = find_db(&env.data).expect("database");
+    let conn = rusqlite::Connection::open(&db).expect("open");
+    conn.execute_batch("PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE;")
+        .expect("lock");
+    let mut cmd = env.command(&["hook", "user-prompt-submit"]);
+    cmd.env("SUBCOG_STORAGE_BUSY_TIMEOUT_MS", "200");
+    let run = run_with_stdin(cmd, "{\"prompt\": \"[decision] captured while locked\"}");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    check_schema("UserPromptSubmit", &run.json());
+    drop(conn);
+}
+
+#[test]
+fn session_start_over_its_own_output_keeps_one_block_of_each() {
+    let env = TestEnv::new().with_model();
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/project_memories.jsonl");
+    env.run(&["import", corpus.to_str().expect("utf8"), "-q"]).ok();
+    env.run(&["consolidate", "-q"]).ok();
+    let mut context = "User context: prefer small commits.".to_string();
+    for _ in 0..3 {
+        let input = serde_json::json!({
+            "session_id": "s", "cwd": env.root.path().join("project"), "hook_event_name": "SessionStart",
+            "source": "compact", "additionalContext": context,
+        });
+        let out = hook(&env, "session-start", &input.to_string()).json();
+        check_schema("SessionStart", &out);
+        context = out["hookSpecificOutput"]["additionalContext"]
+            .as_str()
+            .expect("context")
+            .to_string();
+    }
+    assert_eq!(
+        context.matches("<memory_consolidated_summaries").count(),
+        1,
+        "{context}"
+    );
+    assert_eq!(context.matches("</memory_consolidated_summaries>").count(), 1);
+    assert_eq!(context.matches("<subcog-context>").count(), 1);
+    assert!(context.starts_with("User context: prefer small commits."));
+    // Both blocks keep their budgets, counted by the real tokenizer.
+    let report = env.run(&["context", "--json"]).ok().json();
+    assert!(report["tokens_used"].as_u64() <= report["budget"].as_u64(), "{report}");
+    assert!(
+        report["summary_tokens"].as_u64() <= report["summary_budget"].as_u64(),
+        "{report}"
+    );
+    assert!(report["summaries"].as_u64() > Some(0), "{report}");
+}
+
+#[test]
+fn stop_captures_the_transcripts_markers_once() {
+    let env = seeded();
+    let t = transcript(&env);
+    let out = hook(&env, "stop", &payload(&env, "stop.json", &t)).json();
+    check_schema("Stop", &out);
+    assert_eq!(out["systemMessage"], "subcog: captured 3 memories", "{out}");
+    let all = env.run(&["list", "--json"]).ok().json();
+    let contents: Vec<&str> = all
+        .as_array()
+        .expect("list")
+        .iter()
+        .filter(|m| m["created_by"] == "claude-code")
+        .filter_map(|m| m["content"].as_str())
+        .collect();
+    assert_eq!(contents.len(), 3, "{contents:?}");
+    assert!(contents.contains(&"Billing retries use exponential backoff capped at 30 s"));
+    assert!(contents.contains(&"The billing test's mock clock must be advanced explicitly"));
+    assert!(contents.contains(&"Inject the clock into every retry loop so tests can drive it."));
+    // Again (and on SessionEnd and PreCompact): nothing new.
+    for (event, file) in [
+        ("stop", "stop.json"),
+        ("session-end", "session_end.json"),
+        ("pre-compact", "pre_compact.json"),
+    ] {
+        let out = hook(&env, event, &payload(&env, file, &t)).json();
+        assert!(out.get("systemMessage").is_none(), "{event}: {out}");
+    }
+    let again = env.run(&["list", "--json"]).ok().json();
+    assert_eq!(again.as_array().map(Vec::len), all.as_array().map(Vec::len));
+}
+
+#[test]
+fn a_file_surfaces_once_per_session_and_projects_can_opt_out() {
+    let env = seeded();
+    let t = transcript(&env);
+    let log = env.root.path().join("hooks.log");
+    let config = env.write_config(&format!("[hooks]\ndebug_log = \"{}\"\n", log.display()));
+    assert!(config.exists());
+    let input = payload(&env, "post_tool_use.json", &t);
+    let first = hook(&env, "post-tool-use", &input).json();
+    let ctx = first["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .expect("context");
+    assert!(ctx.contains("billing.rs must never log card numbers"), "{first}");
+    let second = hook(&env, "post-tool-use", &input).json();
+    assert_eq!(second["hookSpecificOutput"]["additionalContext"], "", "{second}");
+    // The debug log says what was injected (ids, scores) and never the text.
+    let logged = std::fs::read_to_string(&log).expect("debug log");
+    assert_eq!(logged.lines().count(), 2, "{logged}");
+    assert!(logged.contains("\"injected\":[{\"id\""), "{logged}");
+    assert!(!logged.contains("card numbers"), "{logged}");
+    // A project with a .nosubcog file gets nothing.
+    std::fs::write(env.root.path().join("project/.nosubcog"), "").expect("opt out");
+    let out = hook(&env, "session-start", &payload(&env, "session_start.json", &t)).json();
+    assert_eq!(out["hookSpecificOutput"]["additionalContext"], "");
+}
+
+fn run_with_stdin(mut cmd: std::process::Command, input: &str) -> Run {
+    use std::io::Write;
+    cmd.stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let mut child = cmd.spawn().expect("spawn");
+    if let Some(mut stdin) = child.stdin.take() {
+        let _ = stdin.write_all(input.as_bytes());
+    }
+    to_run(child.wait_with_output().expect("wait"))
+}
+
+fn find_db(dir: &Path) -> Option<PathBuf> {
+    for entry in std::fs::read_dir(dir).ok()?.flatten() {
+        let p = entry.path();
+        if p.is_dir() {
+            if let Some(found) = find_db(&p) {
+                return Some(found);
+            }
+        } else if p.file_name().is_some_and(|n| n == "subcog.db") {
+            return Some(p);
+        }
+    }
+    None
+}
