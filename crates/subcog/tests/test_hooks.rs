@@ -308,3 +308,110 @@ fn find_db(dir: &Path) -> Option<PathBuf> {
     }
     None
 }
+
+#[test]
+fn init_writes_the_hooks_once_and_keeps_other_settings() {
+    let env = TestEnv::new();
+    let settings = env.project.join(".claude/settings.json");
+    std::fs::create_dir_all(settings.parent().expect("dir")).expect("mkdir");
+    std::fs::write(
+        &settings,
+        r#"{"model": "opus", "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "make lint"}]}]}}"#,
+    )
+    .expect("write");
+    // --dry-run shows the change and writes nothing.
+    let dry = env.run(&["init", "--dry-run"]).ok().stdout;
+    assert!(
+        dry.contains("would update") && dry.contains("+") && dry.contains("hook session-start"),
+        "{dry}"
+    );
+    assert!(
+        !std::fs::read_to_string(&settings)
+            .expect("read")
+            .contains("session-start")
+    );
+    let out = env.run(&["init", "--json"]).ok().json();
+    assert_eq!(out["claude"]["changed"], true, "{out}");
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&settings).expect("read")).expect("json");
+    assert_eq!(v["model"], "opus");
+    assert_eq!(v["hooks"]["Stop"][0]["hooks"][0]["command"], "make lint");
+    // Every hook command runs this binary, and the binary answers it.
+    for event in [
+        "SessionStart",
+        "UserPromptSubmit",
+        "PostToolUse",
+        "PreCompact",
+        "Stop",
+        "SessionEnd",
+    ] {
+        let groups = v["hooks"][event].as_array().expect("groups");
+        let commands: Vec<String> = groups
+            .iter()
+            .flat_map(|g| g["hooks"].as_array().cloned().unwrap_or_default())
+            .filter_map(|h| h["command"].as_str().map(str::to_string))
+            .filter(|c| c.contains(" hook "))
+            .collect();
+        assert_eq!(commands.len(), 1, "{event}: {commands:?}");
+        let cli_event = commands[0].rsplit(' ').next().expect("event");
+        let run = hook(
+            &env,
+            cli_event,
+            &format!(
+                "{{\"hook_event_name\": \"{event}\", \"cwd\": \"{}\"}}",
+                env.project.display()
+            ),
+        );
+        check_schema(event, &run.json());
+    }
+    // Again: nothing changes.
+    let again = env.run(&["init", "--json"]).ok().json();
+    assert_eq!(again["claude"]["changed"], false, "{again}");
+    // A settings file that is not JSON is refused, not overwritten.
+    std::fs::write(&settings, "{ broken").expect("write");
+    env.run(&["init"]).fails_with(2);
+    assert_eq!(std::fs::read_to_string(&settings).expect("read"), "{ broken");
+    // --user writes into ~/.claude/settings.json.
+    env.run(&["init", "--user"]).ok();
+    assert!(env.home.join(".claude/settings.json").exists());
+}
+
+#[test]
+fn the_plugin_calls_the_binary_for_every_event_and_command() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../plugin");
+    let manifest: Value =
+        serde_json::from_str(&std::fs::read_to_string(root.join(".claude-plugin/plugin.json")).expect("plugin.json"))
+            .expect("json");
+    assert_eq!(manifest["name"], "memory");
+    let hooks: Value =
+        serde_json::from_str(&std::fs::read_to_string(root.join("hooks/hooks.json")).expect("hooks.json"))
+            .expect("json");
+    let env = seeded();
+    for event in [
+        "SessionStart",
+        "UserPromptSubmit",
+        "PostToolUse",
+        "PreCompact",
+        "Stop",
+        "SessionEnd",
+    ] {
+        let command = hooks["hooks"][event][0]["hooks"][0]["command"]
+            .as_str()
+            .expect("command");
+        let args: Vec<&str> = command.split_whitespace().collect();
+        assert_eq!(&args[..2], ["subcog", "hook"], "{command}");
+        let run = hook(&env, args[2], &format!("{{\"hook_event_name\": \"{event}\"}}"));
+        check_schema(event, &run.json());
+    }
+    // Slash commands /memory:<name>, each with a description and a subcog command.
+    for name in ["capture", "recall", "consolidate", "status", "tiers", "edges"] {
+        let text = std::fs::read_to_string(root.join(format!("commands/{name}.md"))).expect("command file");
+        assert!(text.starts_with("---\ndescription: "), "{name}");
+        assert!(text.contains(&format!("subcog {name}")), "{name}");
+        assert!(text.contains("allowed-tools: Bash(subcog"), "{name}");
+    }
+    let market: Value = serde_json::from_str(
+        &std::fs::read_to_string(root.join("../.claude-plugin/marketplace.json")).expect("marketplace"),
+    )
+    .expect("json");
+    assert_eq!(market["plugins"][0]["source"], "./plugin");
+}

@@ -84,10 +84,13 @@ fn init_sync_configures_the_fetch_refspec_once() {
     let a = TestEnv::cloned(&remote);
     a.capture("decisions", "Share memories through origin");
     let out = a.run(&["init", "--sync", "--json"]).ok().json();
-    assert_eq!(out["added"], true);
-    assert_eq!(out["refspec"], "+refs/notes/mem*:refs/notes/remotes/origin/mem*");
+    assert_eq!(out["sync"]["added"], true);
+    assert_eq!(
+        out["sync"]["refspec"],
+        "+refs/notes/mem*:refs/notes/remotes/origin/mem*"
+    );
     let again = a.run(&["init", "--sync", "--json"]).ok().json();
-    assert_eq!(again["added"], false);
+    assert_eq!(again["sync"]["added"], false);
     let specs = a.git(&["config", "--get-all", "remote.origin.fetch"]).ok().stdout;
     assert_eq!(specs.matches("refs/notes/mem*").count(), 1, "{specs}");
     a.run(&["sync"]).ok();
