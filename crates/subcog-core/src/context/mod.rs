@@ -132,11 +132,10 @@ impl Subcog {
         let mut tiers = [0u64; 4];
         let mut last_consolidation = None;
         for (kind, store) in &stores {
-            let stats = store.stats()?;
-            let active = stats.by_status.get(Status::Active.as_str()).copied().unwrap_or(0);
-            live += active;
+            let counts = store.tier_counts(Status::Active)?;
+            live += counts.values().sum::<u64>();
             for (i, t) in [Tier::Hot, Tier::Warm, Tier::Cold, Tier::Archived].iter().enumerate() {
-                tiers[i] += stats.by_tier.get(t.as_str()).copied().unwrap_or(0);
+                tiers[i] += counts.get(t.as_str()).copied().unwrap_or(0);
             }
             if let Some(run) = self.runs(*kind, 1)?.into_iter().next() {
                 last_consolidation = last_consolidation.max(run.completed_at);

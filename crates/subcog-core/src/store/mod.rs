@@ -402,4 +402,7 @@ pub trait Store: Send + Sync {
 
     /// Counts by status, namespace, tier and domain.
     fn stats(&self) -> Result<StoreStats, StoreError>;
+
+    /// Memories with `status`, counted per tier (cheap: for every session start).
+    fn tier_counts(&self, status: Status) -> Result<BTreeMap<String, u64>, StoreError>;
 }

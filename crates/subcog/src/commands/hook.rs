@@ -28,6 +28,10 @@ pub struct HookArgs {
 pub fn run(global: GlobalArgs, args: HookArgs) -> ExitCode {
     let started = std::time::Instant::now();
     let event = HookEvent::parse(&args.event);
+    if event.is_some_and(HookEvent::takes_context) {
+        // Loading the tokenizer (~17 ms) overlaps reading stdin, config and the store.
+        subcog_core::context::tokens::warm_up();
+    }
     let (out, log) = match event {
         None => {
             tracing::warn!(event = %args.event, "unknown hook event; answering with nothing");

@@ -25,7 +25,10 @@ use super::{
     PutOutcome, RecordedTransition, Store, StoreError, StoreStats, Vectors,
 };
 use crate::embed::EmbeddingModel;
-use crate::model::{ConsolidationResult, Memory, MemoryEdge, MemoryId, MemorySummary, ScoredMemory, Supersession};
+use crate::model::{
+    ConsolidationResult, Memory, MemoryEdge, MemoryId, MemorySummary, ScoredMemory, Status, Supersession,
+};
+use std::collections::BTreeMap;
 
 /// BM25 column weights for content, summary, tags and context (tuned on LoCoMo).
 const BM25_WEIGHTS: &str = "1.0, 0.6, 0.4, 0.6";
@@ -491,13 +494,21 @@ impl Store for SqliteStore {
         let order_by = match order {
             ListOrder::NewestFirst => "m.created_at DESC, m.id DESC",
             ListOrder::OldestFirst => "m.created_at ASC, m.id ASC",
+            // Matches the expression index of migration 0006, so SQLite walks it in order.
             ListOrder::Retention => {
-                "CASE m.tier WHEN 'hot' THEN 0 WHEN 'warm' THEN 1 WHEN 'cold' THEN 2 ELSE 3 END,
+                "(CASE m.tier WHEN 'hot' THEN 0 WHEN 'warm' THEN 1 WHEN 'cold' THEN 2 ELSE 3 END),
                  m.retention_score DESC, m.created_at DESC, m.id DESC"
             }
         };
+        // The context order walks its index and stops at the limit; without the hint the
+        // planner prefers the tier index for the tier filter and sorts everything.
+        let hint = if order == ListOrder::Retention {
+            "INDEXED BY memories_context_order"
+        } else {
+            ""
+        };
         let mut sql = format!(
-            "SELECT {} FROM memories m WHERE {clause} ORDER BY {order_by}",
+            "SELECT {} FROM memories m {hint} WHERE {clause} ORDER BY {order_by}",
             rows::select_list("m")
         );
         if let Some(limit) = limit {
@@ -623,6 +634,22 @@ impl Store for SqliteStore {
             .collect::<Result<Vec<_>, _>>()
             .map_err(|e| self.err(e))?;
         Ok(names)
+    }
+
+    fn tier_counts(&self, status: Status) -> Result<BTreeMap<String, u64>, StoreError> {
+        let conn = self.lock()?;
+        let mut stmt = conn
+            .prepare_cached("SELECT tier, count(*) FROM memories WHERE status = ?1 GROUP BY tier")
+            .map_err(|e| self.err(e))?;
+        let rows = stmt
+            .query_map([status.as_str()], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))
+            .map_err(|e| self.err(e))?;
+        let mut out = BTreeMap::new();
+        for row in rows {
+            let (tier, n) = row.map_err(|e| self.err(e))?;
+            out.insert(tier, u64::try_from(n).unwrap_or(0));
+        }
+        Ok(out)
     }
 
     fn stats(&self) -> Result<StoreStats, StoreError> {
