@@ -3,7 +3,7 @@
 //! a locked database, a bad config) the answer is empty but valid and the reason goes to
 //! the log (stderr, and `hooks.debug_log` when set).
 
-use std::io::Read;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -37,7 +37,10 @@ pub fn run(global: GlobalArgs, args: HookArgs) -> ExitCode {
             tracing::warn!(event = %args.event, "unknown hook event; answering with nothing");
             (json!({"suppressOutput": true}), None)
         }
-        Some(event) => match handle(global, event) {
+        // A bug must not cost the session either: a panic becomes an empty answer.
+        Some(event) => match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| handle(global, event)))
+            .unwrap_or_else(|_| Err(("internal error (panic); see the message above".into(), None)))
+        {
             Ok((report, debug_log)) => {
                 let message = match report.captured.len() {
                     0 => None,
@@ -56,7 +59,9 @@ pub fn run(global: GlobalArgs, args: HookArgs) -> ExitCode {
     if let Some((path, event, report)) = log {
         write_debug_log(&path, event, report.as_ref(), started.elapsed().as_secs_f64() * 1000.0);
     }
-    println!("{}", serde_json::to_string(&out).unwrap_or_else(|_| "{}".into()));
+    // A closed stdout (the agent gave up waiting) is not worth a panic.
+    let text = serde_json::to_string(&out).unwrap_or_else(|_| "{}".into());
+    let _ = writeln!(std::io::stdout().lock(), "{text}");
     ExitCode::SUCCESS
 }
 
