@@ -13,7 +13,7 @@ pub mod resolve;
 
 use std::sync::LazyLock;
 
-use chrono::{DateTime, Datelike, Duration, FixedOffset, Local, NaiveDate, Offset, TimeZone, Utc};
+use chrono::{DateTime, Duration, FixedOffset, Local, NaiveDate, Offset, TimeZone, Utc};
 use regex::Regex;
 
 use crate::model::Memory;
@@ -32,30 +32,6 @@ const MONTHS: &[&str] = &[
     "november",
     "december",
 ];
-
-#[allow(clippy::expect_used)]
-static ISO_DATE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b").expect("constant regex"));
-#[allow(clippy::expect_used)]
-static DAY_MONTH_YEAR: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(\d{1,2})(?:st|nd|rd|th)?\s+(january|february|march|april|may|june|july|august|september|october|november|december),?\s+(\d{4})\b")
-        .expect("constant regex")
-});
-#[allow(clippy::expect_used)]
-static MONTH_DAY_YEAR: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(january|february|march|april|may|june|july|august|september|october|november|december)\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b")
-        .expect("constant regex")
-});
-#[allow(clippy::expect_used)]
-static MONTH_YEAR: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"(?i)\b(january|february|march|april|may|june|july|august|september|october|november|december),?\s+(\d{4})\b",
-    )
-    .expect("constant regex")
-});
-#[allow(clippy::expect_used)]
-static YEAR: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?i)\b(in|during|since)\s+((?:19|20)\d{2})\b").expect("constant regex"));
 
 /// Whose calendar a memory's "yesterday" is counted in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -243,76 +219,10 @@ pub fn window(side: Side, at: NaiveDate) -> (DateTime<Utc>, DateTime<Utc>) {
     }
 }
 
-/// The range `[start, end)` a query talks about, if it names one.
+/// The range `[start, end)` a query talks about, if it names one: the first confident
+/// time expression in it, resolved against `now` ("in May 2023", "last week", "since 2021"
+/// up to today).
 pub fn query_range(query: &str, now: DateTime<Utc>) -> Option<(DateTime<Utc>, DateTime<Utc>)> {
-    let q = query.to_lowercase();
-    // Each pattern falls through to the next when its match is not a real date.
-    let iso = ISO_DATE
-        .captures(&q)
-        .and_then(|c| day(num(&c[1])?, num(&c[2])?, num(&c[3])?));
-    let dmy = || {
-        DAY_MONTH_YEAR
-            .captures(&q)
-            .and_then(|c| day(num(&c[3])?, month(&c[2])?, num(&c[1])?))
-    };
-    let mdy = || {
-        MONTH_DAY_YEAR
-            .captures(&q)
-            .and_then(|c| day(num(&c[3])?, month(&c[1])?, num(&c[2])?))
-    };
-    let my = || {
-        MONTH_YEAR.captures(&q).and_then(|c| {
-            let (y, m) = (num(&c[2])?, month(&c[1])?);
-            let (ny, nm) = if m == 12 { (y + 1, 1) } else { (y, m + 1) };
-            Some((midnight(y, m, 1)?, midnight(ny, nm, 1)?))
-        })
-    };
-    let year = || {
-        YEAR.captures(&q).and_then(|c| {
-            let y = num(&c[2])?;
-            let start = midnight(y, 1, 1)?;
-            // "since 2019" runs up to now; "in 2019" is the year.
-            let end = if c[1].eq_ignore_ascii_case("since") {
-                now.max(start)
-            } else {
-                midnight(y + 1, 1, 1)?
-            };
-            Some((start, end))
-        })
-    };
-    if let Some(r) = iso.or_else(dmy).or_else(mdy).or_else(my).or_else(year) {
-        return Some(r);
-    }
-    let today = midnight(now.year() as u32, now.month(), now.day())?;
-    let words: Vec<&str> = q
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .collect();
-    let has = |w: &str| words.windows(w.split(' ').count()).any(|win| win.join(" ") == w);
-    if has("yesterday") {
-        return Some((today - Duration::days(1), today));
-    }
-    if has("today") {
-        return Some((today, today + Duration::days(1)));
-    }
-    if has("last week") {
-        let monday = today - Duration::days(i64::from(today.weekday().num_days_from_monday()));
-        return Some((monday - Duration::days(7), monday));
-    }
-    if has("this week") {
-        let monday = today - Duration::days(i64::from(today.weekday().num_days_from_monday()));
-        return Some((monday, monday + Duration::days(7)));
-    }
-    if has("last month") {
-        let (y, m) = (now.year() as u32, now.month());
-        let (py, pm) = if m == 1 { (y - 1, 12) } else { (y, m - 1) };
-        return Some((midnight(py, pm, 1)?, midnight(y, m, 1)?));
-    }
-    if has("last year") {
-        let y = now.year() as u32;
-        return Some((midnight(y - 1, 1, 1)?, midnight(y, 1, 1)?));
-    }
-    // Everything else the resolver knows ("in June", "last Friday", "two weeks ago").
     resolve::resolve_all(query, now.date_naive(), resolve::DateOrder::Mdy)
         .into_iter()
         .filter(|r| r.confidence >= 0.5)
@@ -321,10 +231,6 @@ pub fn query_range(query: &str, now: DateTime<Utc>) -> Option<(DateTime<Utc>, Da
             let at = |d: NaiveDate| Utc.from_utc_datetime(&d.and_hms_opt(0, 0, 0).unwrap_or_default());
             Some((at(start), at(end) + Duration::days(1)))
         })
-}
-
-fn num(s: &str) -> Option<u32> {
-    s.parse().ok()
 }
 
 /// The month number (1–12) of an English month name, any case.
@@ -337,16 +243,6 @@ fn month(name: &str) -> Option<u32> {
         .iter()
         .position(|m| *m == name.to_lowercase())
         .map(|i| i as u32 + 1)
-}
-
-fn midnight(y: u32, m: u32, d: u32) -> Option<DateTime<Utc>> {
-    let date = NaiveDate::from_ymd_opt(i32::try_from(y).ok()?, m, d)?;
-    Utc.from_local_datetime(&date.and_hms_opt(0, 0, 0)?).single()
-}
-
-fn day(y: u32, m: u32, d: u32) -> Option<(DateTime<Utc>, DateTime<Utc>)> {
-    let start = midnight(y, m, d)?;
-    Some((start, start + Duration::days(1)))
 }
 
 #[cfg(test)]
@@ -386,7 +282,8 @@ mod tests {
         assert_eq!(range("what did we ship in 2021"), r("2021-01-01", "2022-01-01"));
         assert_eq!(range("2023-02-30 is not a day"), None);
         assert_eq!(range("2023-02-30 or rather 8 May 2023"), r("2023-05-08", "2023-05-09"));
-        assert_eq!(range("what changed since 2021"), r("2021-01-01", "2023-05-17"));
+        // "Since 2021" runs through today.
+        assert_eq!(range("what changed since 2021"), r("2021-01-01", "2023-05-18"));
         assert_eq!(range("a batch of 2048 tokens"), None);
         assert_eq!(range("one of 2000 rows"), None);
     }
