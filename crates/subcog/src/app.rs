@@ -28,6 +28,11 @@ pub struct App {
 impl App {
     /// Loads configuration from the file, `SUBCOG_*` variables and flags.
     pub fn new(global: GlobalArgs) -> Result<Self, CommandError> {
+        Self::with_overrides(global, &[])
+    }
+
+    /// Like [`App::new`], with settings a command imposes over every layer (`key`, value).
+    pub fn with_overrides(global: GlobalArgs, overrides: &[(&'static str, toml::Value)]) -> Result<Self, CommandError> {
         let env: Vec<(String, String)> = std::env::vars()
             .filter(|(k, _)| k.starts_with("SUBCOG_") || k.starts_with("MEMORY_CONSOLIDATION_LLM_"))
             .collect();
@@ -54,6 +59,7 @@ impl App {
                 "--data-dir",
             ));
         }
+        flags.extend(overrides.iter().map(|(k, v)| (*k, v.clone(), "the command")));
         let loaded = config::load(
             text.as_ref().zip(config_path.as_deref()).map(|(t, p)| (p, t.as_str())),
             &env,

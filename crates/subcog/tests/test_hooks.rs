@@ -415,3 +415,31 @@ fn the_plugin_calls_the_binary_for_every_event_and_command() {
     .expect("json");
     assert_eq!(market["plugins"][0]["source"], "./plugin");
 }
+
+#[test]
+fn bash_commands_link_by_program_name_never_by_substring() {
+    let env = TestEnv::new();
+    env.capture("learnings", "cargo test needs SQLX_OFFLINE=true in this repository");
+    env.capture("learnings", "The details page renders slowly");
+    let run = |command: &str, session: &str| {
+        let input = serde_json::json!({
+            "session_id": session, "cwd": env.project, "hook_event_name": "PostToolUse",
+            "tool_name": "Bash", "tool_input": {"command": command},
+        });
+        let out = hook(&env, "post-tool-use", &input.to_string()).json();
+        check_schema("PostToolUse", &out);
+        out["hookSpecificOutput"]["additionalContext"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert!(run("RUST_LOG=debug cargo test --workspace", "a").contains("SQLX_OFFLINE"));
+    // `ls` is too common, and would have matched "details" as a substring.
+    assert_eq!(run("ls -la", "b"), "");
+    // The state file keeps a digest of the command, never the command (it may hold a token).
+    let state = std::fs::read_dir(env.data.join("hooks")).expect("state dir");
+    for entry in state.flatten() {
+        let text = std::fs::read_to_string(entry.path()).expect("state");
+        assert!(!text.contains("cargo test"), "{text}");
+    }
+}

@@ -208,8 +208,12 @@ impl Subcog {
         }
         let (context_block, tokens_used) = loop {
             let (block, used) = render_block(req, complexity, budget, &candidates, &chosen, &status);
-            if used <= budget || chosen.is_empty() {
+            if used <= budget {
                 break (block, used);
+            }
+            if chosen.is_empty() {
+                // Not even the empty envelope fits (a tiny budget): say nothing at all.
+                break (String::new(), 0);
             }
             chosen.pop();
         };

@@ -227,9 +227,11 @@ impl Subcog {
         if prompt.trim().is_empty() || crate::search::query_terms(prompt).is_empty() {
             return Ok(report);
         }
+        // Injecting a memory is not a recall by the user: activation counts stay as they are.
         let result = self.recall(&RecallQuery {
             query: prompt.chars().take(2000).collect(),
             limit: Some(cfg.prompt_max_memories.max(1) * 3),
+            no_touch: true,
             ..Default::default()
         })?;
         let relevant: Vec<&crate::recall::RecallHit> = result
@@ -272,14 +274,21 @@ impl Subcog {
         };
         let session = input.session_id.as_deref().unwrap_or("no-session");
         let mut seen = SessionState::load(state_dir, session);
-        if !seen.targets.insert(target.clone()) {
+        // Only a digest is kept: commands can carry tokens.
+        if !seen.targets.insert(digest(&target)) {
             report.notes.push("already surfaced in this session".into());
             return Ok(report);
         }
         // The words that name the file or command: its file name and parent directory,
         // or the command's program and arguments.
         let words: Vec<String> = if tool == "Bash" {
-            target.split_whitespace().take(6).map(str::to_string).collect()
+            // The program and its arguments, without leading `VAR=value` assignments.
+            target
+                .split_whitespace()
+                .skip_while(|w| w.contains('='))
+                .take(6)
+                .map(str::to_string)
+                .collect()
         } else {
             let p = Path::new(&target);
             [p.file_name(), p.parent().and_then(Path::file_name)]
@@ -289,6 +298,12 @@ impl Subcog {
                 .collect()
         };
         let key = words.first().cloned().unwrap_or_default().to_lowercase();
+        if tool == "Bash" && TRIVIAL.contains(&key.as_str()) {
+            report.notes.push(format!("{key} is too common to link memories to"));
+            seen.save(state_dir, session);
+            return Ok(report);
+        }
+        let whole_word = regex::Regex::new(&format!(r"(?i)(^|[^a-z0-9_]){}($|[^a-z0-9_])", regex::escape(&key))).ok();
         let result = self.recall(&RecallQuery {
             query: words.join(" "),
             limit: Some(cfg.tool_max_memories.max(1) * 3),
@@ -303,7 +318,7 @@ impl Subcog {
         // Linked means the memory names the file (or the command's program) itself.
         let linked: Vec<&crate::recall::RecallHit> = hits
             .iter()
-            .filter(|h| !key.is_empty() && h.memory.content.to_lowercase().contains(&key))
+            .filter(|h| !key.is_empty() && whole_word.as_ref().is_some_and(|re| re.is_match(&h.memory.content)))
             .filter(|h| !seen.memories.contains(&h.memory.id.to_string()))
             .take(cfg.tool_max_memories)
             .collect();
@@ -321,7 +336,8 @@ impl Subcog {
         if let Some(path) = &input.transcript_path {
             match transcript::texts(path) {
                 Ok(texts) => {
-                    let marked = markers::find(&texts.join("\n"));
+                    // Message by message: an unclosed block in one cannot swallow the next.
+                    let marked: Vec<markers::Marked> = texts.iter().flat_map(|t| markers::find(t)).collect();
                     self.capture_marked(&marked, input, &mut report);
                 }
                 Err(e) => report.notes.push(format!("transcript unreadable: {e}")),
@@ -352,6 +368,20 @@ impl Subcog {
             }
         }
     }
+}
+
+/// Commands too common to say anything about the work.
+const TRIVIAL: &[&str] = &[
+    "ls", "cd", "cat", "echo", "pwd", "true", "false", "head", "tail", "grep", "rg", "find", "which", "clear",
+];
+
+fn digest(text: &str) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(text.as_bytes())
+        .iter()
+        .take(12)
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 /// A small block of memories for a prompt or a tool, within `budget` tokens.

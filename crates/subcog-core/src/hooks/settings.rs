@@ -30,15 +30,35 @@ pub fn cli_name(event: HookEvent) -> &'static str {
     }
 }
 
-/// Whether `command` is subcog's hook for `event` (any binary path, any quoting).
+/// Whether `command` is subcog's hook for `event`: `<program> hook <event>` where the
+/// program (quoted or not, any directory, any extension) is named `subcog`.
 fn is_ours(command: &str, event: HookEvent) -> bool {
-    let words: Vec<&str> = command.split_whitespace().collect();
-    words
-        .windows(2)
-        .any(|w| w[0] == "hook" && HookEvent::parse(w[1]) == Some(event))
-        && words
-            .first()
-            .is_some_and(|exe| exe.trim_matches(['"', '\'']).ends_with("subcog"))
+    let trimmed = command.trim();
+    let Some((program, rest)) = trimmed.rsplit_once(" hook ") else {
+        return false;
+    };
+    if HookEvent::parse(rest.trim()) != Some(event) {
+        return false;
+    }
+    let program = program.trim();
+    let unquoted = match (program.strip_prefix('\''), program.strip_prefix('"')) {
+        (Some(p), _) => p.strip_suffix('\'').unwrap_or(p).replace("'\\''", "'"),
+        (_, Some(p)) => p.strip_suffix('"').unwrap_or(p).to_string(),
+        _ => program.to_string(),
+    };
+    std::path::Path::new(&unquoted)
+        .file_stem()
+        .is_some_and(|stem| stem == "subcog")
+}
+
+/// `path` quoted for a POSIX shell when it needs it (single quotes, `'\''` inside).
+pub fn shell_quote(path: &str) -> String {
+    let plain = path.chars().all(|c| c.is_ascii_alphanumeric() || "/._+-:@".contains(c));
+    if plain && !path.is_empty() {
+        path.to_string()
+    } else {
+        format!("'{}'", path.replace('\'', "'\\''"))
+    }
 }
 
 /// The settings text with subcog's hooks for every event, run as `<exe> hook <event>`.
@@ -134,6 +154,22 @@ mod tests {
         let (again, changed) = with_hooks(Some(&text), "/usr/local/bin/subcog").expect("again");
         assert!(!changed);
         assert_eq!(again, text);
+    }
+
+    #[test]
+    fn paths_with_spaces_and_quotes_are_recognized() {
+        let exe = shell_quote("/Users/Jane Doe/bin/subcog");
+        assert_eq!(exe, "'/Users/Jane Doe/bin/subcog'");
+        assert_eq!(shell_quote("/usr/bin/subcog"), "/usr/bin/subcog");
+        assert_eq!(shell_quote("/it's/subcog"), "'/it'\\''s/subcog'");
+        let (text, _) = with_hooks(None, &exe).expect("first");
+        let (again, changed) = with_hooks(Some(&text), &exe).expect("again");
+        assert!(!changed, "{again}");
+        let v: Value = serde_json::from_str(&again).expect("json");
+        assert_eq!(v["hooks"]["Stop"].as_array().map(Vec::len), Some(1));
+        assert!(is_ours("\"C:/tools/subcog.exe\" hook stop", HookEvent::Stop));
+        assert!(!is_ours("/usr/bin/notsubcog hook stop", HookEvent::Stop));
+        assert!(!is_ours("subcog hook stop", HookEvent::SessionEnd));
     }
 
     #[test]

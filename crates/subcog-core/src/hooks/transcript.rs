@@ -19,12 +19,22 @@ pub fn texts(path: &Path) -> std::io::Result<Vec<String>> {
         file.seek(SeekFrom::Start(len - MAX_BYTES))?;
     }
     let mut out = Vec::new();
-    for line in BufReader::new(file).lines() {
-        let Ok(line) = line else { continue };
+    let mut reader = BufReader::new(file);
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        // Bytes, not lines: a read that fails ends the loop instead of repeating, and
+        // invalid UTF-8 (a cut at the start) is replaced, not fatal.
+        if reader.read_until(b'\n', &mut buf)? == 0 {
+            break;
+        }
+        let line = String::from_utf8_lossy(&buf);
         let Ok(v) = serde_json::from_str::<Value>(&line) else {
             continue;
         };
-        if v.get("isMeta").and_then(Value::as_bool) == Some(true) {
+        // Meta messages and compaction summaries retell the session: not what anyone said.
+        let flag = |k: &str| v.get(k).and_then(Value::as_bool) == Some(true);
+        if flag("isMeta") || flag("isCompactSummary") {
             continue;
         }
         let kind = v.get("type").and_then(Value::as_str).unwrap_or("");

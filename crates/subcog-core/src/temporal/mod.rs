@@ -185,7 +185,7 @@ pub enum Side {
 
 #[allow(clippy::expect_used)]
 static RELATIVE_EVENT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(before|prior to|until|after|since|following)\s+(?:the|our|my|their|his|her|we|i|a|an)?\s*([a-z][a-z0-9-]*(?:\s+[a-z][a-z0-9-]*){0,3})")
+    Regex::new(r"(?i)\b(before|prior to|until|after|since|following)\s+(?:(?:the|our|my|their|his|her|we|i|a|an)\s+)?([a-z][a-z0-9-]*(?:\s+[a-z][a-z0-9-]*){0,3})")
         .expect("constant regex")
 });
 
@@ -311,6 +311,14 @@ mod tests {
         assert_eq!(
             relative_event("bugs since the Postgres migration"),
             Some((Side::After, "Postgres migration".into()))
+        );
+        assert_eq!(
+            relative_event("errors after an upgrade"),
+            Some((Side::After, "upgrade".into()))
+        );
+        assert_eq!(
+            relative_event("slow since installing redis"),
+            Some((Side::After, "installing redis".into()))
         );
         assert_eq!(relative_event("what happened before May 2023"), None);
         assert_eq!(relative_event("before yesterday"), None);

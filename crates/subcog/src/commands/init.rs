@@ -119,11 +119,7 @@ fn write_hooks(path: &Path, dry_run: bool) -> Result<(bool, String), CommandErro
     let exe = std::env::current_exe()
         .map(|p| p.display().to_string())
         .unwrap_or_else(|_| "subcog".into());
-    let exe = if exe.contains(char::is_whitespace) {
-        format!("\"{exe}\"")
-    } else {
-        exe
-    };
+    let exe = settings::shell_quote(&exe);
     let (text, changed) = settings::with_hooks(existing.as_deref(), &exe).map_err(|why| {
         CommandError::user(format!(
             "{} is not a settings file subcog can merge into ({why}); fix or move it and run init again",
