@@ -151,8 +151,9 @@ impl Subcog {
                 .collect(),
             ..Default::default()
         };
-        // Even tiny memories cost ~25 tokens: more candidates than this can never fit.
-        let cap = budget / 25 + 20;
+        // Even tiny memories cost ~25 tokens; the margin lets the per-namespace cap skip
+        // some without leaving the budget unused (reading in index order is cheap).
+        let cap = budget / 8 + 50;
         let candidates = self.list(&filter, ListOrder::Retention, Some(cap))?;
         let edges: Vec<MemoryEdge> = if cfg.include_edges {
             let mut all = Vec::new();

@@ -132,6 +132,30 @@ pub struct HookInput {
     pub existing_context: Option<String>,
 }
 
+impl HookInput {
+    /// Reads a payload leniently: any JSON object is accepted, and a field of an
+    /// unexpected type is ignored rather than failing the whole hook.
+    pub fn from_json(text: &str) -> std::result::Result<Self, String> {
+        let v: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        let obj = v.as_object().ok_or("the payload is not a JSON object")?;
+        let text = |k: &str| obj.get(k).and_then(Value::as_str).map(str::to_string);
+        Ok(HookInput {
+            session_id: text("session_id"),
+            transcript_path: text("transcript_path").map(PathBuf::from),
+            cwd: text("cwd").map(PathBuf::from),
+            hook_event_name: text("hook_event_name"),
+            source: text("source"),
+            prompt: text("prompt"),
+            tool_name: text("tool_name"),
+            tool_input: obj.get("tool_input").cloned(),
+            trigger: text("trigger"),
+            stop_hook_active: obj.get("stop_hook_active").and_then(Value::as_bool),
+            reason: text("reason"),
+            existing_context: text("additionalContext"),
+        })
+    }
+}
+
 /// What a hook did, for the answer and the debug log (ids and scores, never content).
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct HookReport {
@@ -191,7 +215,7 @@ impl Subcog {
             HookEvent::SessionStart => self.hook_session_start(input),
             HookEvent::UserPromptSubmit => self.hook_prompt(input),
             HookEvent::PostToolUse => self.hook_tool(input, state_dir),
-            HookEvent::PreCompact | HookEvent::Stop | HookEvent::SessionEnd => self.hook_transcript(input),
+            HookEvent::PreCompact | HookEvent::Stop | HookEvent::SessionEnd => self.hook_transcript(input, state_dir),
         }
     }
 
@@ -331,14 +355,29 @@ impl Subcog {
         Ok(report)
     }
 
-    fn hook_transcript(&self, input: &HookInput) -> Result<HookReport> {
+    fn hook_transcript(&self, input: &HookInput, state_dir: &Path) -> Result<HookReport> {
         let mut report = HookReport::default();
         if let Some(path) = &input.transcript_path {
             match transcript::texts(path) {
                 Ok(texts) => {
                     // Message by message: an unclosed block in one cannot swallow the next.
                     let marked: Vec<markers::Marked> = texts.iter().flat_map(|t| markers::find(t)).collect();
-                    self.capture_marked(&marked, input, &mut report);
+                    // Markers this session already handled are skipped: no re-embedding on
+                    // every Stop, and a memory the user deleted is not brought back.
+                    let session = input.session_id.as_deref().unwrap_or("no-session");
+                    let mut seen = SessionState::load(state_dir, session);
+                    let fresh: Vec<markers::Marked> = marked
+                        .into_iter()
+                        .filter(|m| {
+                            !seen
+                                .markers
+                                .contains(&digest(&format!("{}\n{}", m.namespace, m.content)))
+                        })
+                        .collect();
+                    self.capture_marked(&fresh, input, &mut report);
+                    seen.markers
+                        .extend(fresh.iter().map(|m| digest(&format!("{}\n{}", m.namespace, m.content))));
+                    seen.save(state_dir, session);
                 }
                 Err(e) => report.notes.push(format!("transcript unreadable: {e}")),
             }
@@ -423,8 +462,13 @@ fn related_block(tag: &str, hits: &[&crate::recall::RecallHit], budget: usize) -
 /// What PostToolUse surfaced in one session (so one file never injects twice).
 #[derive(Debug, Default, Serialize, Deserialize)]
 struct SessionState {
+    #[serde(default)]
     targets: BTreeSet<String>,
+    #[serde(default)]
     memories: BTreeSet<String>,
+    /// Digests of transcript markers already handled.
+    #[serde(default)]
+    markers: BTreeSet<String>,
 }
 
 impl SessionState {

@@ -37,6 +37,8 @@ pub fn run(global: GlobalArgs, args: HookArgs) -> ExitCode {
     }
     let (out, log) = match event {
         None => {
+            // Read the payload anyway: the caller should never see its write fail.
+            let _ = std::io::copy(&mut std::io::stdin().take(MAX_STDIN), &mut std::io::sink());
             tracing::warn!(event = %args.event, "unknown hook event; answering with nothing");
             (json!({"suppressOutput": true}), None)
         }
@@ -76,8 +78,7 @@ fn handle(global: GlobalArgs, event: HookEvent) -> Result<(HookReport, Option<Pa
         .take(MAX_STDIN)
         .read_to_string(&mut raw)
         .map_err(|e| (format!("cannot read stdin: {e}"), None))?;
-    let input: HookInput =
-        serde_json::from_str(&raw).map_err(|e| (format!("stdin is not a hook payload: {e}"), None))?;
+    let input = HookInput::from_json(&raw).map_err(|e| (format!("stdin is not a hook payload: {e}"), None))?;
     if let Some(cwd) = input.cwd.as_ref().filter(|p| p.is_dir()) {
         // The hook speaks for the session's project, wherever Claude Code started it.
         let _ = std::env::set_current_dir(cwd);
