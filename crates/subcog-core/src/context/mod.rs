@@ -312,8 +312,7 @@ fn render_block(
         }
     }
     let omitted = candidates.len().saturating_sub(chosen.len());
-    let mut used = 0;
-    for _ in 0..4 {
+    let render = |used: usize| {
         let text = render::block(&render::Block {
             project: req.project.as_deref(),
             complexity: complexity.as_str(),
@@ -324,21 +323,19 @@ fn render_block(
             status,
         });
         let counted = tokens::count(&text);
-        if counted == used {
-            return (text, counted);
+        (text, counted)
+    };
+    // Writing the count can change the count by a token: settle in a few rounds, and
+    // report the final text's own count either way.
+    let (mut text, mut counted) = render(0);
+    for _ in 0..4 {
+        let (next, next_count) = render(counted);
+        let settled = next_count == counted;
+        (text, counted) = (next, next_count);
+        if settled {
+            break;
         }
-        used = counted;
     }
-    let text = render::block(&render::Block {
-        project: req.project.as_deref(),
-        complexity: complexity.as_str(),
-        used,
-        available: budget,
-        groups: &groups,
-        omitted,
-        status,
-    });
-    let counted = tokens::count(&text);
     (text, counted)
 }
 
