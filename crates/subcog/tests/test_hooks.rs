@@ -9,6 +9,16 @@ use serde_json::Value;
 
 use crate::common::{Run, TestEnv, to_run};
 
+/// Claude Code's names of the events subcog handles.
+const EVENTS: [&str; 6] = [
+    "SessionStart",
+    "UserPromptSubmit",
+    "PostToolUse",
+    "PreCompact",
+    "Stop",
+    "SessionEnd",
+];
+
 fn fixture(name: &str) -> String {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hooks");
     std::fs::read_to_string(dir.join(name)).expect("fixture")
@@ -340,14 +350,7 @@ fn init_writes_the_hooks_once_and_keeps_other_settings() {
     assert_eq!(v["model"], "opus");
     assert_eq!(v["hooks"]["Stop"][0]["hooks"][0]["command"], "make lint");
     // Every hook command runs this binary, and the binary answers it.
-    for event in [
-        "SessionStart",
-        "UserPromptSubmit",
-        "PostToolUse",
-        "PreCompact",
-        "Stop",
-        "SessionEnd",
-    ] {
+    for event in EVENTS {
         let groups = v["hooks"][event].as_array().expect("groups");
         let commands: Vec<String> = groups
             .iter()
@@ -390,14 +393,7 @@ fn the_plugin_calls_the_binary_for_every_event_and_command() {
         serde_json::from_str(&std::fs::read_to_string(root.join("hooks/hooks.json")).expect("hooks.json"))
             .expect("json");
     let env = seeded();
-    for event in [
-        "SessionStart",
-        "UserPromptSubmit",
-        "PostToolUse",
-        "PreCompact",
-        "Stop",
-        "SessionEnd",
-    ] {
+    for event in EVENTS {
         let command = hooks["hooks"][event][0]["hooks"][0]["command"]
             .as_str()
             .expect("command");

@@ -75,29 +75,25 @@ pub fn find(text: &str) -> Vec<Marked> {
     // Markers inside a capture block belong to it.
     let blocks: Vec<(usize, usize)> = BLOCK.find_iter(&clean).map(|m| (m.start(), m.end())).collect();
     let outside = |at: usize| !blocks.iter().any(|(s, e)| *s <= at && at < *e);
-    for c in LINE.captures_iter(&clean) {
-        let (Some(whole), Some(kind), Some(body)) = (c.get(0), c.get(1), c.get(2)) else {
+    // `[kind] text` names the namespace by kind; `@memory(ns) text` names it outright.
+    let inline = LINE
+        .captures_iter(&clean)
+        .map(|c| (c, true))
+        .chain(AT_MEMORY.captures_iter(&clean).map(|c| (c, false)));
+    for (c, by_kind) in inline {
+        let (Some(whole), Some(name), Some(body)) = (c.get(0), c.get(1), c.get(2)) else {
             continue;
         };
         if outside(whole.start()) {
+            let namespace = if by_kind {
+                namespace_of(name.as_str()).to_string()
+            } else {
+                name.as_str().to_lowercase()
+            };
             found.push((
                 whole.start(),
                 Marked {
-                    namespace: namespace_of(kind.as_str()).into(),
-                    content: body.as_str().trim().to_string(),
-                },
-            ));
-        }
-    }
-    for c in AT_MEMORY.captures_iter(&clean) {
-        let (Some(whole), Some(ns), Some(body)) = (c.get(0), c.get(1), c.get(2)) else {
-            continue;
-        };
-        if outside(whole.start()) {
-            found.push((
-                whole.start(),
-                Marked {
-                    namespace: ns.as_str().to_lowercase(),
+                    namespace,
                     content: body.as_str().trim().to_string(),
                 },
             ));

@@ -14,8 +14,8 @@ use subcog_core::hooks::{HookEvent, HookInput, HookReport, answer};
 use crate::app::App;
 use crate::cli::GlobalArgs;
 
-/// Longest wait for a busy database inside a hook.
-const HOOK_BUSY_TIMEOUT_MS: u64 = 2_000;
+/// How long a hook waits for a busy database.
+const HOOK_BUSY_TIMEOUT_MS: i64 = 2_000;
 
 /// Stdin larger than this is not a hook payload.
 const MAX_STDIN: u64 = 16 * 1024 * 1024;
@@ -83,18 +83,13 @@ fn handle(global: GlobalArgs, event: HookEvent) -> Result<(HookReport, Option<Pa
         // The hook speaks for the session's project, wherever Claude Code started it.
         let _ = std::env::set_current_dir(cwd);
     }
-    let mut app = App::new(global.clone()).map_err(|e| (e.message(), None))?;
-    if app.loaded.config.storage.busy_timeout_ms > HOOK_BUSY_TIMEOUT_MS {
-        // Claude Code kills hooks after 5–10 s: waiting 10 s for a lock would lose the answer.
-        app = App::with_overrides(
-            global,
-            &[(
-                "storage.busy_timeout_ms",
-                toml::Value::Integer(HOOK_BUSY_TIMEOUT_MS as i64),
-            )],
-        )
-        .map_err(|e| (e.message(), None))?;
-    }
+    // Claude Code kills hooks after 5–10 s: waiting the usual 10 s for a lock would lose
+    // the answer, so hooks wait 2 s.
+    let app = App::with_overrides(
+        global,
+        &[("storage.busy_timeout_ms", toml::Value::Integer(HOOK_BUSY_TIMEOUT_MS))],
+    )
+    .map_err(|e| (e.message(), None))?;
     let cfg = &app.loaded.config.hooks;
     let debug_log = (!cfg.debug_log.is_empty()).then(|| PathBuf::from(&cfg.debug_log));
     let fail = |why: String| (why, debug_log.clone());
