@@ -97,24 +97,31 @@ enum Channel {
 impl Subcog {
     /// Searches every scope the filter allows and fuses the channels.
     pub fn recall(&self, query: &RecallQuery) -> Result<RecallResult> {
-        let mut failure = None;
-        let query_vector = match self.embedder() {
-            Some(e) if !query_terms(&query.query).is_empty() => match e.embed_one(&query.query) {
-                Ok(v) => Some((e.model().clone(), v)),
+        let Some(embedder) = self.embedder().filter(|_| !query_terms(&query.query).is_empty()) else {
+            return self.search(query, &mut || None);
+        };
+        // The keyword and time channels search on another thread while this one embeds the
+        // query (most of a warm recall's time; the model's buffers are warm on this thread).
+        let (send, receive) = std::sync::mpsc::sync_channel(1);
+        std::thread::scope(|scope| {
+            let search = scope.spawn(move || self.search(query, &mut || receive.recv().ok().flatten()));
+            let (vector, failure) = match embedder.embed_one(&query.query) {
+                Ok(v) => (Some((embedder.model().clone(), v)), None),
                 // A failed query embedding degrades recall to keywords; it never fails it.
                 Err(err) => {
                     tracing::warn!(error = %err, "query embedding failed; keyword recall only");
-                    failure = Some(err.to_string());
-                    None
+                    (None, Some(err.to_string()))
                 }
-            },
-            _ => None,
-        };
-        let mut result = self.recall_with_vector(query, query_vector.as_ref().map(|(m, v)| (m, v.as_slice())))?;
-        if let Some(why) = failure {
-            result.semantic_unavailable = Some(why);
-        }
-        Ok(result)
+            };
+            // The search may have ended early (an error); then nobody listens.
+            let _ = send.send(vector);
+            // A panic in the search goes on as if it had happened on this thread.
+            let mut result = search.join().unwrap_or_else(|e| std::panic::resume_unwind(e))?;
+            if let Some(why) = failure {
+                result.semantic_unavailable = Some(why);
+            }
+            Ok(result)
+        })
     }
 
     /// Recall with a query vector computed by the caller (batch evaluation, benchmarks
@@ -123,6 +130,16 @@ impl Subcog {
         &self,
         query: &RecallQuery,
         vector: Option<(&crate::embed::EmbeddingModel, &[f32])>,
+    ) -> Result<RecallResult> {
+        self.search(query, &mut || vector.map(|(m, v)| (m.clone(), v.to_vec())))
+    }
+
+    /// The search itself; `vector` is asked for the query vector once the keyword and time
+    /// channels are done.
+    fn search(
+        &self,
+        query: &RecallQuery,
+        vector: &mut dyn FnMut() -> Option<(crate::embed::EmbeddingModel, Vec<f32>)>,
     ) -> Result<RecallResult> {
         let cfg = &self.config.recall;
         let limit = query.limit.unwrap_or(cfg.default_limit);
@@ -194,13 +211,16 @@ impl Subcog {
         let (mut bm25, mut vec_hits, mut time_hits) = (Vec::new(), Vec::new(), Vec::new());
         for (_, store) in &stores {
             bm25.extend(store.search_text(&terms, &filter, candidates)?);
-            if let Some((model, v)) = vector {
-                let _s = tracing::debug_span!("recall.vector").entered();
-                vec_hits.extend(store.search_vector(model, v, &filter, candidates)?);
-                semantic = true;
-            }
             if let Some((start, end)) = time_range {
                 time_hits.extend(store.search_time(start, end, &filter, candidates)?);
+            }
+        }
+        let vector = vector();
+        if let Some((model, v)) = &vector {
+            let _s = tracing::debug_span!("recall.vector").entered();
+            for (_, store) in &stores {
+                vec_hits.extend(store.search_vector(model, v, &filter, candidates)?);
+                semantic = true;
             }
         }
         for (channel, mut hits, weight) in [

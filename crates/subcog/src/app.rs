@@ -101,6 +101,13 @@ impl App {
         if let Some(s) = self.subcog.get() {
             return Ok(s);
         }
+        let subcog = self.build_subcog()?;
+        Ok(self.subcog.get_or_init(|| subcog))
+    }
+
+    /// A fresh, owned set of the library's services (for a long-running server that shares
+    /// them between tasks).
+    pub fn build_subcog(&self) -> Result<Subcog, CommandError> {
         let location = DataLocation::resolve(&self.data_dir()?, &self.cwd);
         // SUBCOG_NOW pins the clock (reproducible consolidation runs, tests, "what would
         // decay look like in June").
@@ -113,9 +120,8 @@ impl App {
             _ => Arc::new(SystemClock),
         };
         // API keys are read from the environment only when a provider asks for one.
-        let subcog = Subcog::new(self.loaded.config.clone(), location, clock)
-            .with_keys(Arc::new(|name: &str| std::env::var(name).ok()));
-        Ok(self.subcog.get_or_init(|| subcog))
+        Ok(Subcog::new(self.loaded.config.clone(), location, clock)
+            .with_keys(Arc::new(|name: &str| std::env::var(name).ok())))
     }
 
     /// Whether `--json` was given.

@@ -105,6 +105,8 @@ pub enum Command {
     Config(commands::config::ConfigArgs),
     /// Print the context a Claude Code session starts with
     Context(commands::context::ContextArgs),
+    /// Serve the Model Context Protocol over stdio (or --http ADDR) for any agent
+    Mcp(commands::mcp::McpArgs),
     /// Run a Claude Code hook: payload on stdin, Claude Code's JSON on stdout, always exit 0
     Hook(commands::hook::HookArgs),
     /// Print shell completions

@@ -5,6 +5,7 @@ mod app;
 mod cli;
 mod command_error;
 mod commands;
+mod mcp;
 mod output;
 mod progress;
 
@@ -51,7 +52,8 @@ fn main() -> ExitCode {
 fn init_logging(verbose: u8, quiet: bool) {
     let default = match (quiet, verbose) {
         (true, _) => "error",
-        (_, 0) => "warn",
+        // rmcp logs every error it answers a client with; those are the client's business.
+        (_, 0) => "warn,rmcp=error",
         (_, 1) => "info",
         (_, 2) => "debug",
         _ => "trace",

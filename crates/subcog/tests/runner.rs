@@ -11,6 +11,7 @@ mod test_errors;
 mod test_hooks;
 mod test_llm;
 mod test_manage;
+mod test_mcp;
 mod test_notes;
 mod test_semantic;
 mod test_sync;

@@ -236,6 +236,12 @@ fn validate(config: &Config, entries: &BTreeMap<String, (Value, Source)>) -> Res
     if let Err(message) = crate::temporal::Zone::parse(&config.temporal.timezone) {
         return Err(fail("temporal.timezone", &message));
     }
+    if config.mcp.max_request_bytes < 1024 {
+        return Err(fail("mcp.max_request_bytes", "must be at least 1024"));
+    }
+    if config.mcp.max_recall_limit == 0 {
+        return Err(fail("mcp.max_recall_limit", "must be at least 1"));
+    }
     let t = &config.retention;
     for (key, v) in [
         ("retention.recency_weight", t.recency_weight),

@@ -43,6 +43,8 @@ pub struct Config {
     pub temporal: TemporalConfig,
     /// Claude Code hooks.
     pub hooks: HooksConfig,
+    /// The MCP server (`subcog mcp`).
+    pub mcp: McpConfig,
 }
 
 /// `[storage]`
@@ -549,6 +551,35 @@ impl Default for TemporalConfig {
             auto_reason: true,
             reason_candidates: 10,
             reason_llm: crate::consolidate::LlmMode::Off,
+        }
+    }
+}
+
+/// `[mcp]`: the MCP server (`subcog mcp`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct McpConfig {
+    /// Bearer token HTTP clients must send (`SUBCOG_MCP_TOKEN`); empty means none, which
+    /// is only allowed on a loopback address.
+    pub token: String,
+    /// Largest request accepted, in bytes: an HTTP body or one stdio message.
+    pub max_request_bytes: usize,
+    /// Host names accepted in the HTTP `Host` header besides loopback and the bound address.
+    pub allowed_hosts: Vec<String>,
+    /// Run consolidation on `consolidation.schedule` while the server runs.
+    pub scheduled_consolidation: bool,
+    /// Most results a recall may ask for.
+    pub max_recall_limit: usize,
+}
+
+impl Default for McpConfig {
+    fn default() -> Self {
+        McpConfig {
+            token: String::new(),
+            max_request_bytes: 4 * 1024 * 1024,
+            allowed_hosts: Vec::new(),
+            scheduled_consolidation: true,
+            max_recall_limit: 100,
         }
     }
 }

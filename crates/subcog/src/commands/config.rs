@@ -50,8 +50,19 @@ pub fn run(app: &App, args: ConfigArgs) -> CommandResult {
     }
 }
 
+/// Settings whose values are secrets: shown as set or not, never printed.
+const SECRET_KEYS: &[&str] = &["mcp.token"];
+
 fn show(app: &App) -> CommandResult {
-    let entries = &app.loaded.entries;
+    let mut entries = app.loaded.entries.clone();
+    for key in SECRET_KEYS {
+        if let Some((v, _)) = entries.get_mut(*key)
+            && v.as_str().is_some_and(|s| !s.is_empty())
+        {
+            *v = toml::Value::String("(set, hidden)".into());
+        }
+    }
+    let entries = &entries;
     if app.json() {
         let values: serde_json::Map<String, serde_json::Value> = entries
             .iter()

@@ -160,3 +160,52 @@ pub fn run(app: &App, args: ConsolidateArgs) -> CommandResult {
     }
     output::print(&out)
 }
+
+/// The outcome in a few lines of JSON: counts per stage, tier changes and actions by kind
+/// (the MCP server's answer; the CLI's `--json` has every transition and action).
+pub fn brief_json(outcomes: &[ScopeOutcome]) -> serde_json::Value {
+    let scopes: Vec<serde_json::Value> = outcomes
+        .iter()
+        .map(|o| match o {
+            ScopeOutcome::Busy { scope } => serde_json::json!({
+                "scope": scope, "status": "busy", "reason": "another consolidation is running",
+            }),
+            ScopeOutcome::NotDue { scope, reason } => serde_json::json!({
+                "scope": scope, "status": "not_due", "reason": reason,
+            }),
+            ScopeOutcome::Completed { result: r, resumed } => {
+                let mut tiers = std::collections::BTreeMap::<String, usize>::new();
+                for t in &r.tier_transitions {
+                    *tiers.entry(format!("{}->{}", t.from_tier, t.to_tier)).or_default() += 1;
+                }
+                let mut actions = std::collections::BTreeMap::<&str, usize>::new();
+                for a in &r.actions {
+                    *actions.entry(a.action.as_str()).or_default() += 1;
+                }
+                serde_json::json!({
+                    "scope": r.scope,
+                    "status": "completed",
+                    "run_id": r.run_id,
+                    "dry_run": r.dry_run,
+                    "resumed": resumed,
+                    "memories_processed": r.memories_processed,
+                    "clusters_found": r.clusters_found,
+                    "summaries_created": r.summaries_created,
+                    "supersessions_detected": r.supersessions_detected,
+                    "edges": r.edges,
+                    "memories_changed": r.memories_changed,
+                    "tier_changes": tiers,
+                    "actions": actions,
+                    "llm": r.llm.as_ref().map(|l| serde_json::json!({
+                        "providers": l.providers,
+                        "calls": l.usage.calls,
+                        "tokens": l.usage.input_tokens + l.usage.output_tokens,
+                        "stopped": l.stopped,
+                    })),
+                    "ms": r.stage_ms.iter().map(|(_, ms)| ms).sum::<u64>(),
+                })
+            }
+        })
+        .collect();
+    serde_json::json!({ "scopes": scopes })
+}

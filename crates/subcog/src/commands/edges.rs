@@ -23,12 +23,7 @@ pub struct EdgesArgs {
 pub fn run(app: &App, args: EdgesArgs) -> CommandResult {
     let subcog = app.subcog()?;
     let id = args.id.trim().to_string();
-    let mut edges: Vec<MemoryEdge> = Vec::new();
-    for scope in [ScopeKind::Project, ScopeKind::User] {
-        if let Some(store) = subcog.store_for_read(scope)? {
-            edges.extend(store.edges(Some(&id))?);
-        }
-    }
+    let edges = collect(subcog, &id)?;
     let label = |node: &str| -> String {
         match node.parse() {
             Ok(mid) => subcog
@@ -82,6 +77,17 @@ pub fn run(app: &App, args: EdgesArgs) -> CommandResult {
         ));
     }
     output::print(&out)
+}
+
+/// Every edge that touches `id`, in any scope.
+pub fn collect(subcog: &subcog_core::Subcog, id: &str) -> Result<Vec<MemoryEdge>, CommandError> {
+    let mut edges: Vec<MemoryEdge> = Vec::new();
+    for scope in [ScopeKind::Project, ScopeKind::User] {
+        if let Some(store) = subcog.store_for_read(scope)? {
+            edges.extend(store.edges(Some(id))?);
+        }
+    }
+    Ok(edges)
 }
 
 fn dot_escape(s: &str) -> String {

@@ -15,6 +15,7 @@ pub mod import;
 pub mod init;
 pub mod list;
 pub mod llm;
+pub mod mcp;
 pub mod model;
 pub mod recall;
 pub mod reindex;
@@ -58,6 +59,7 @@ pub fn run(app: &App, command: Command) -> CommandResult {
         Command::Edges(args) => edges::run(app, args),
         Command::Summaries(args) => summaries::run(app, args),
         Command::Context(args) => context::run(app, args),
+        Command::Mcp(args) => mcp::run(app, args),
         Command::Completions(args) => completions::run(args),
         // Hooks run before the App exists (main.rs): they must answer even when it cannot be built.
         Command::Hook(_) => Ok(()),

@@ -15,37 +15,7 @@ pub struct StatusArgs {}
 pub fn run(app: &App, _args: StatusArgs) -> CommandResult {
     let report = app.subcog()?.status()?;
     if app.json() {
-        let scopes: Vec<serde_json::Value> = report
-            .scopes
-            .iter()
-            .map(|s| {
-                serde_json::json!({
-                    "scope": s.scope.as_str(),
-                    "path": s.path,
-                    "exists": s.stats.is_some(),
-                    "total": s.stats.as_ref().map(|st| st.total).unwrap_or(0),
-                    "schema_version": s.stats.as_ref().map(|st| st.schema_version),
-                    "size_bytes": s.stats.as_ref().map(|st| st.size_bytes).unwrap_or(0),
-                    "notes_repository": s.notes.as_ref().map(|(p, _)| p),
-                    "notes": s.notes.as_ref().map(|(_, n)| n),
-                })
-            })
-            .collect();
-        return output::print_json(&serde_json::json!({
-            "data_dir": report.data_dir,
-            "project_root": report.project_root,
-            "schema_version": report.schema_version,
-            "semantic": report.semantic,
-            "semantic_unavailable": report.semantic_unavailable,
-            "model_dir": report.model_dir,
-            "embeddings": report.embeddings,
-            "missing_embeddings": report.missing_embeddings,
-            "scopes": scopes,
-            "by_namespace": report.by_namespace,
-            "by_tier": report.by_tier,
-            "by_domain": report.by_domain,
-            "by_status": report.by_status,
-        }));
+        return output::print_json(&report_json(&report));
     }
     let mut out = String::new();
     let mut rows = vec![
@@ -101,6 +71,41 @@ pub fn run(app: &App, _args: StatusArgs) -> CommandResult {
         out.push_str(&counts_table(counts));
     }
     output::print(&out)
+}
+
+/// The report as JSON (the CLI's `--json` and the MCP server's `status`).
+pub fn report_json(report: &subcog_core::manage::StatusReport) -> serde_json::Value {
+    let scopes: Vec<serde_json::Value> = report
+        .scopes
+        .iter()
+        .map(|s| {
+            serde_json::json!({
+                "scope": s.scope.as_str(),
+                "path": s.path,
+                "exists": s.stats.is_some(),
+                "total": s.stats.as_ref().map(|st| st.total).unwrap_or(0),
+                "schema_version": s.stats.as_ref().map(|st| st.schema_version),
+                "size_bytes": s.stats.as_ref().map(|st| st.size_bytes).unwrap_or(0),
+                "notes_repository": s.notes.as_ref().map(|(p, _)| p),
+                "notes": s.notes.as_ref().map(|(_, n)| n),
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "data_dir": report.data_dir,
+        "project_root": report.project_root,
+        "schema_version": report.schema_version,
+        "semantic": report.semantic,
+        "semantic_unavailable": report.semantic_unavailable,
+        "model_dir": report.model_dir,
+        "embeddings": report.embeddings,
+        "missing_embeddings": report.missing_embeddings,
+        "scopes": scopes,
+        "by_namespace": report.by_namespace,
+        "by_tier": report.by_tier,
+        "by_domain": report.by_domain,
+        "by_status": report.by_status,
+    })
 }
 
 fn counts_table(counts: &BTreeMap<String, u64>) -> String {

@@ -18,14 +18,7 @@ pub struct SummariesArgs {
 
 /// Runs `summaries`.
 pub fn run(app: &App, args: SummariesArgs) -> CommandResult {
-    let subcog = app.subcog()?;
-    let mut all = Vec::new();
-    for scope in [ScopeKind::Project, ScopeKind::User] {
-        if let Some(store) = subcog.store_for_read(scope)? {
-            all.extend(store.summaries()?);
-        }
-    }
-    all.truncate(args.limit);
+    let all = collect(app.subcog()?, args.limit)?;
     if app.json() {
         return output::print_json(&serde_json::to_value(&all).map_err(CommandError::internal)?);
     }
@@ -63,4 +56,19 @@ pub fn run(app: &App, args: SummariesArgs) -> CommandResult {
         out.push('\n');
     }
     output::print(&out)
+}
+
+/// At most `limit` summaries of every scope, project first.
+pub fn collect(
+    subcog: &subcog_core::Subcog,
+    limit: usize,
+) -> Result<Vec<subcog_core::model::MemorySummary>, CommandError> {
+    let mut all = Vec::new();
+    for scope in [ScopeKind::Project, ScopeKind::User] {
+        if let Some(store) = subcog.store_for_read(scope)? {
+            all.extend(store.summaries()?);
+        }
+    }
+    all.truncate(limit);
+    Ok(all)
 }

@@ -22,21 +22,9 @@ pub struct TiersArgs {
 /// Runs `tiers`.
 pub fn run(app: &App, args: TiersArgs) -> CommandResult {
     let subcog = app.subcog()?;
-    let status = subcog.status()?;
-    let mut transitions = Vec::new();
-    for scope in [ScopeKind::Project, ScopeKind::User] {
-        if let Some(store) = subcog.store_for_read(scope)? {
-            transitions.extend(store.transitions(args.transitions)?);
-        }
-    }
-    transitions.sort_by_key(|t| std::cmp::Reverse(t.at));
-    transitions.truncate(args.transitions);
+    let (status, transitions) = collect(subcog, args.transitions)?;
     if app.json() {
-        return output::print_json(&serde_json::json!({
-            "distribution": Tier::ALL.iter().map(|t| (t.as_str(), status.by_tier.get(t.as_str()).copied().unwrap_or(0))).collect::<std::collections::BTreeMap<_, _>>(),
-            "budget_multipliers": Tier::ALL.iter().map(|t| (t.as_str(), t.budget_multiplier())).collect::<std::collections::BTreeMap<_, _>>(),
-            "transitions": serde_json::to_value(&transitions).map_err(CommandError::internal)?,
-        }));
+        return output::print_json(&to_json(&status, &transitions)?);
     }
     let total: u64 = status.by_tier.values().sum();
     let mut out = String::new();
@@ -66,4 +54,39 @@ pub fn run(app: &App, args: TiersArgs) -> CommandResult {
         }
     }
     output::print(&out)
+}
+
+/// The tier counts and the latest `limit` transitions of every scope, newest first.
+pub fn collect(
+    subcog: &subcog_core::Subcog,
+    limit: usize,
+) -> Result<
+    (
+        subcog_core::manage::StatusReport,
+        Vec<subcog_core::store::RecordedTransition>,
+    ),
+    CommandError,
+> {
+    let status = subcog.status()?;
+    let mut transitions = Vec::new();
+    for scope in [ScopeKind::Project, ScopeKind::User] {
+        if let Some(store) = subcog.store_for_read(scope)? {
+            transitions.extend(store.transitions(limit)?);
+        }
+    }
+    transitions.sort_by_key(|t| std::cmp::Reverse(t.at));
+    transitions.truncate(limit);
+    Ok((status, transitions))
+}
+
+/// Distribution, budget multipliers and transitions as JSON (CLI `--json`, MCP `tiers`).
+pub fn to_json(
+    status: &subcog_core::manage::StatusReport,
+    transitions: &[subcog_core::store::RecordedTransition],
+) -> Result<serde_json::Value, CommandError> {
+    Ok(serde_json::json!({
+        "distribution": Tier::ALL.iter().map(|t| (t.as_str(), status.by_tier.get(t.as_str()).copied().unwrap_or(0))).collect::<std::collections::BTreeMap<_, _>>(),
+        "budget_multipliers": Tier::ALL.iter().map(|t| (t.as_str(), t.budget_multiplier())).collect::<std::collections::BTreeMap<_, _>>(),
+        "transitions": serde_json::to_value(transitions).map_err(CommandError::internal)?,
+    }))
 }
