@@ -378,8 +378,80 @@ fn init_writes_the_hooks_once_and_keeps_other_settings() {
     env.run(&["init"]).fails_with(2);
     assert_eq!(std::fs::read_to_string(&settings).expect("read"), "{ broken");
     // --user writes into ~/.claude/settings.json.
-    env.run(&["init", "--user"]).ok();
+    env.run(&["init", "--user", "--no-mcp"]).ok();
     assert!(env.home.join(".claude/settings.json").exists());
+}
+
+#[test]
+fn init_registers_the_mcp_server_once_and_keeps_other_servers() {
+    let env = TestEnv::new();
+    let config = env.project.join(".mcp.json");
+    std::fs::write(
+        &config,
+        r#"{"mcpServers": {"github": {"command": "npx", "args": ["gh"]}}}"#,
+    )
+    .expect("write");
+    let dry = env.run(&["init", "--no-hooks", "--dry-run"]).ok().stdout;
+    assert!(
+        dry.contains("would update") && dry.contains("+") && dry.contains("\"mcp\""),
+        "{dry}"
+    );
+    assert!(!std::fs::read_to_string(&config).expect("read").contains("subcog"));
+    let out = env.run(&["init", "--json"]).ok().json();
+    assert_eq!(out["mcp"]["changed"], true, "{out}");
+    assert_eq!(out["claude"]["changed"], true, "{out}");
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&config).expect("read")).expect("json");
+    assert_eq!(v["mcpServers"]["github"]["command"], "npx");
+    let entry = &v["mcpServers"]["subcog"];
+    assert_eq!(entry["args"], serde_json::json!(["mcp"]));
+    // The command is this very binary (it is not on PATH here, so by its full path).
+    let command = PathBuf::from(entry["command"].as_str().expect("command"));
+    assert_eq!(
+        command.canonicalize().expect("command exists"),
+        PathBuf::from(env!("CARGO_BIN_EXE_subcog"))
+            .canonicalize()
+            .expect("binary")
+    );
+    let again = env.run(&["init", "--json"]).ok().json();
+    assert_eq!(again["mcp"]["changed"], false, "{again}");
+    // Someone else's server named subcog is left alone.
+    let foreign = r#"{"mcpServers": {"subcog": {"type": "http", "url": "http://10.1.2.3:9000/mcp"}}}"#;
+    std::fs::write(&config, foreign).expect("write");
+    let out = env.run(&["init", "--no-hooks", "--json"]).ok().json();
+    assert_eq!(out["mcp"]["changed"], false);
+    assert!(
+        out["mcp"]["conflict"].as_str().is_some_and(|c| c.contains("10.1.2.3")),
+        "{out}"
+    );
+    assert_eq!(std::fs::read_to_string(&config).expect("read"), foreign);
+    // --user registers in ~/.claude.json, keeping Claude Code's own state, key order and
+    // the file's permissions.
+    let user = env.home.join(".claude.json");
+    std::fs::write(
+        &user,
+        r#"{"numStartups": 3, "projects": {"/x": {"allowedTools": []}}, "oauthAccount": {"emailAddress": "a@b.c"}}"#,
+    )
+    .expect("write");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&user, std::fs::Permissions::from_mode(0o600)).expect("chmod");
+    }
+    env.run(&["init", "--user", "--no-hooks"]).ok();
+    let text = std::fs::read_to_string(&user).expect("read");
+    let v: Value = serde_json::from_str(&text).expect("json");
+    assert_eq!(v["numStartups"], 3);
+    assert_eq!(v["oauthAccount"]["emailAddress"], "a@b.c");
+    assert_eq!(v["mcpServers"]["subcog"]["args"], serde_json::json!(["mcp"]));
+    let keys: Vec<&String> = v.as_object().expect("object").keys().collect();
+    assert_eq!(keys, ["numStartups", "projects", "oauthAccount", "mcpServers"]);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&user).expect("meta").permissions().mode();
+        assert_eq!(mode & 0o777, 0o600);
+    }
+    env.run(&["init", "--no-hooks", "--no-mcp"]).fails_with(2);
 }
 
 #[test]
@@ -409,6 +481,9 @@ fn the_plugin_calls_the_binary_for_every_event_and_command() {
         assert!(text.contains(&format!("subcog {name}")), "{name}");
         assert!(text.contains("allowed-tools: Bash(subcog"), "{name}");
     }
+    // The plugin starts the MCP server too.
+    assert_eq!(manifest["mcpServers"]["subcog"]["command"], "subcog");
+    assert_eq!(manifest["mcpServers"]["subcog"]["args"], serde_json::json!(["mcp"]));
     let market: Value = serde_json::from_str(
         &std::fs::read_to_string(root.join("../.claude-plugin/marketplace.json")).expect("marketplace"),
     )

@@ -354,3 +354,16 @@ fn sigterm_finishes_a_capture_in_flight() {
     let listed = env.run(&["list", "--json"]).ok().json().to_string();
     assert!(listed.contains("A SIGTERM must not lose this capture."), "{listed}");
 }
+
+#[test]
+fn init_registers_a_server_claude_code_can_start() {
+    let env = TestEnv::new();
+    let out = env.run(&["init", "--no-hooks", "--json"]).ok().json();
+    assert_eq!(out["mcp"]["changed"], true, "{out}");
+    let config = env.project.join(".mcp.json");
+    assert_eq!(out["mcp"]["config"], config.display().to_string());
+    let facts = run_client(&env, &["config", &config.display().to_string()]);
+    let memory = get(&env, facts["id"].as_str().expect("captured id"));
+    assert_eq!(memory["created_by"], "mcp");
+    assert_eq!(memory["namespace"], "learnings");
+}

@@ -8,6 +8,7 @@
 //! empty but valid answer: a memory tool never breaks the agent's session.
 
 pub mod markers;
+pub mod mcp_config;
 pub mod settings;
 pub mod transcript;
 

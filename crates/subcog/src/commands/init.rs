@@ -5,18 +5,22 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use serde_json::json;
 use subcog_core::ScopeKind;
+use subcog_core::hooks::mcp_config::{self, Registration};
 use subcog_core::hooks::settings;
 
 use crate::app::App;
 use crate::command_error::{CommandError, CommandResult};
 use crate::output;
 
-/// Set subcog up for this project: Claude Code hooks, and optionally notes sync.
+/// Set subcog up for this project: Claude Code hooks, the MCP server, and optionally
+/// notes sync.
 ///
 /// Writes subcog's hooks (SessionStart, UserPromptSubmit, PostToolUse, PreCompact, Stop,
-/// SessionEnd, each `subcog hook <event>`) into the project's `.claude/settings.json`,
-/// merging with what is there: other hooks and settings are kept, and running it again
-/// changes nothing. --user writes them into `~/.claude/settings.json` for all projects.
+/// SessionEnd, each `subcog hook <event>`) into the project's `.claude/settings.json`, and
+/// registers `subcog mcp` as the MCP server `subcog` in the project's `.mcp.json` (Claude
+/// Code asks once before it starts a project's servers). Both merge with what is there:
+/// other hooks, servers and settings are kept, and running it again changes nothing.
+/// --user writes them into `~/.claude/settings.json` and `~/.claude.json` for all projects.
 /// --dry-run shows the change without writing it.
 ///
 /// --sync configures a git remote for sharing memories: it adds the fetch refspec
@@ -32,15 +36,18 @@ pub struct InitArgs {
     /// The remote to configure
     #[arg(long, default_value = "origin", requires = "sync")]
     pub remote: String,
-    /// For all your projects: ~/.claude/settings.json (and the user notes repository with --sync)
+    /// For all your projects: ~/.claude/settings.json, ~/.claude.json (and the user notes repository with --sync)
     #[arg(long)]
     pub user: bool,
     /// Set the remote's URL (adding the remote when missing)
     #[arg(long, requires = "sync")]
     pub url: Option<String>,
-    /// Leave Claude Code's settings alone
+    /// Leave Claude Code's hooks alone
     #[arg(long)]
     pub no_hooks: bool,
+    /// Do not register the MCP server
+    #[arg(long)]
+    pub no_mcp: bool,
     /// Show what would change, write nothing
     #[arg(long)]
     pub dry_run: bool,
@@ -50,10 +57,15 @@ pub struct InitArgs {
 pub fn run(app: &App, args: InitArgs) -> CommandResult {
     let mut report = serde_json::Map::new();
     let mut text = String::new();
+    let program = program_path();
     if !args.no_hooks {
-        let path = settings_path(app, args.user)?;
-        let (outcome, diff) = write_hooks(&path, args.dry_run)?;
-        text.push_str(&match (outcome, args.dry_run) {
+        let path = claude_path(app, args.user, ".claude/settings.json")?;
+        let exe = settings::shell_quote(&program);
+        let (changed, diff) = merge_file(&path, args.dry_run, |existing| {
+            let (text, changed) = settings::with_hooks(existing, &exe)?;
+            Ok(changed.then_some(text))
+        })?;
+        text.push_str(&match (changed, args.dry_run) {
             (false, _) => format!("Claude Code hooks already set up in {}\n", path.display()),
             (true, true) => format!("would update {}:\n{diff}", path.display()),
             (true, false) => format!(
@@ -63,7 +75,52 @@ pub fn run(app: &App, args: InitArgs) -> CommandResult {
         });
         report.insert(
             "claude".into(),
-            json!({"settings": path, "changed": outcome, "dry_run": args.dry_run, "diff": diff}),
+            json!({"settings": path, "changed": changed, "dry_run": args.dry_run, "diff": diff}),
+        );
+    }
+    if !args.no_mcp {
+        let path = if args.user {
+            claude_path(app, true, ".claude.json")?
+        } else {
+            claude_path(app, false, ".mcp.json")?
+        };
+        let mut conflict = None;
+        let (changed, diff) = merge_file(&path, args.dry_run, |existing| {
+            match mcp_config::with_mcp_server(existing, &program)? {
+                Registration::Changed(text) => Ok(Some(text)),
+                Registration::Unchanged => Ok(None),
+                Registration::Conflict(why) => {
+                    conflict = Some(why);
+                    Ok(None)
+                }
+            }
+        })?;
+        text.push_str(&match (&conflict, changed, args.dry_run) {
+            (Some(why), _, _) => {
+                format!(
+                    "MCP server not registered: {why} in {} (left as it is)\n",
+                    path.display()
+                )
+            }
+            (None, false, _) => format!("MCP server already registered in {}\n", path.display()),
+            (None, true, true) => format!("would update {}:\n{diff}", path.display()),
+            (None, true, false) => format!(
+                "MCP server `{} mcp` registered in {}\n",
+                settings::shell_quote(&program),
+                path.display()
+            ),
+        });
+        report.insert(
+            "mcp".into(),
+            json!({
+                "config": path,
+                "server": mcp_config::SERVER_NAME,
+                "command": program,
+                "changed": changed,
+                "dry_run": args.dry_run,
+                "diff": diff,
+                "conflict": conflict,
+            }),
         );
     }
     if args.sync && !args.dry_run {
@@ -90,7 +147,9 @@ pub fn run(app: &App, args: InitArgs) -> CommandResult {
         report.insert("sync".into(), serde_json::to_value(&setup).unwrap_or_default());
     }
     if report.is_empty() {
-        return Err(CommandError::user("nothing to set up: drop --no-hooks or add --sync"));
+        return Err(CommandError::user(
+            "nothing to set up: drop --no-hooks or --no-mcp, or add --sync",
+        ));
     }
     if app.json() {
         return output::print_json(&serde_json::Value::Object(report));
@@ -98,46 +157,81 @@ pub fn run(app: &App, args: InitArgs) -> CommandResult {
     output::print(&text)
 }
 
-/// `.claude/settings.json` of the project root, or of the home directory with `--user`.
-fn settings_path(app: &App, user: bool) -> Result<PathBuf, CommandError> {
+/// How Claude Code should start this binary: plain `subcog` when that name on PATH is this
+/// very binary (so a checked-in `.mcp.json` works on every machine), its full path otherwise.
+fn program_path() -> String {
+    let Ok(exe) = std::env::current_exe() else {
+        return "subcog".into();
+    };
+    let exe = exe.canonicalize().unwrap_or(exe);
+    let name = format!("subcog{}", std::env::consts::EXE_SUFFIX);
+    let on_path = std::env::var_os("PATH")
+        .map(|p| std::env::split_paths(&p).collect::<Vec<_>>())
+        .unwrap_or_default()
+        .into_iter()
+        .map(|dir| dir.join(&name))
+        .find(|candidate| candidate.is_file());
+    match on_path.and_then(|p| p.canonicalize().ok()) {
+        Some(found) if found == exe => "subcog".into(),
+        _ => exe.display().to_string(),
+    }
+}
+
+/// `relative` under the project root, or under the home directory with `--user`.
+fn claude_path(app: &App, user: bool, relative: &str) -> Result<PathBuf, CommandError> {
     if user {
         let home = std::env::var_os("HOME")
             .map(PathBuf::from)
             .ok_or_else(|| CommandError::user("no home directory (HOME is not set)"))?;
-        return Ok(home.join(".claude/settings.json"));
+        return Ok(home.join(relative));
     }
-    Ok(app.subcog()?.location().project_root.join(".claude/settings.json"))
+    Ok(app.subcog()?.location().project_root.join(relative))
 }
 
-/// Merges the hooks into `path`; returns whether it changed and a line diff.
-fn write_hooks(path: &Path, dry_run: bool) -> Result<(bool, String), CommandError> {
+/// Reads `path`, lets `merge` produce its new text (None: nothing to change) and writes it
+/// atomically unless `dry_run`, keeping the file's permissions (`~/.claude.json` holds
+/// credentials). Returns whether it changed and a line diff.
+fn merge_file(
+    path: &Path,
+    dry_run: bool,
+    merge: impl FnOnce(Option<&str>) -> Result<Option<String>, String>,
+) -> Result<(bool, String), CommandError> {
     let existing = match std::fs::read_to_string(path) {
         Ok(t) => Some(t),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
         Err(e) => return Err(CommandError::user(format!("cannot read {}: {e}", path.display()))),
     };
-    let exe = std::env::current_exe()
-        .map(|p| p.display().to_string())
-        .unwrap_or_else(|_| "subcog".into());
-    let exe = settings::shell_quote(&exe);
-    let (text, changed) = settings::with_hooks(existing.as_deref(), &exe).map_err(|why| {
+    let Some(text) = merge(existing.as_deref()).map_err(|why| {
         CommandError::user(format!(
-            "{} is not a settings file subcog can merge into ({why}); fix or move it and run init again",
+            "{} is not a file subcog can merge into ({why}); fix or move it and run init again",
             path.display()
         ))
-    })?;
+    })?
+    else {
+        return Ok((false, String::new()));
+    };
     let diff = line_diff(existing.as_deref().unwrap_or(""), &text);
-    if changed && !dry_run {
+    if !dry_run {
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir)
                 .map_err(|e| CommandError::user(format!("cannot create {}: {e}", dir.display())))?;
         }
-        let tmp = path.with_extension("json.subcog-tmp");
+        let mut tmp_name = path.file_name().unwrap_or_default().to_os_string();
+        tmp_name.push(".subcog-tmp");
+        let tmp = path.with_file_name(tmp_name);
+        let permissions = std::fs::metadata(path).map(|m| m.permissions()).ok();
         std::fs::write(&tmp, &text)
+            .and_then(|_| match permissions {
+                Some(p) => std::fs::set_permissions(&tmp, p),
+                None => Ok(()),
+            })
             .and_then(|_| std::fs::rename(&tmp, path))
-            .map_err(|e| CommandError::user(format!("cannot write {}: {e}", path.display())))?;
+            .map_err(|e| {
+                let _ = std::fs::remove_file(&tmp);
+                CommandError::user(format!("cannot write {}: {e}", path.display()))
+            })?;
     }
-    Ok((changed, diff))
+    Ok((true, diff))
 }
 
 /// A minimal unified-style diff: lines only in `old` prefixed `-`, only in `new` `+`,

@@ -7,6 +7,7 @@ it saw) for the Rust side to check against the store with the CLI.
     client.py stdio BINARY           # server launched over stdio (env: SUBCOG_*)
     client.py http URL TOKEN         # a running `subcog mcp --http`
     client.py load URL TOKEN CLIENTS CALLS
+    client.py config MCP_JSON        # the server `subcog init` registered, started as Claude Code would
 """
 
 import asyncio
@@ -171,6 +172,24 @@ async def stdio(binary):
     print(json.dumps(facts))
 
 
+async def from_config(path):
+    """Starts mcpServers.subcog of a Claude Code config file as Claude Code does: its
+    command, args and env on top of the inherited environment, in the project directory."""
+    with open(path) as f:
+        entry = json.load(f)["mcpServers"]["subcog"]
+    check(entry.get("type", "stdio") == "stdio", f"stdio entry: {entry}")
+    env = {**os.environ, **entry.get("env", {})}
+    params = StdioServerParameters(command=entry["command"], args=entry["args"], env=env)
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write) as session:
+            init = await session.initialize()
+            check(init.server_info.name == "subcog", f"server info: {init.server_info}")
+            names = {t.name for t in (await session.list_tools()).tools}
+            check(names == TOOLS, f"tools: {sorted(names)}")
+            out = await call_json(session, "capture", {"content": "Registered by init: the MCP server starts from .mcp.json.", "namespace": "learnings"})
+    print(json.dumps({"id": out["id"]}))
+
+
 def authed(token):
     return httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=httpx2.Timeout(30, read=120))
 
@@ -251,6 +270,8 @@ def main():
         asyncio.run(stdio(sys.argv[2]))
     elif mode == "http":
         asyncio.run(http(sys.argv[2], sys.argv[3]))
+    elif mode == "config":
+        asyncio.run(from_config(sys.argv[2]))
     elif mode == "load":
         asyncio.run(load(sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])))
     else:
