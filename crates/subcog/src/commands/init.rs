@@ -234,11 +234,31 @@ fn merge_file(
     Ok((true, diff))
 }
 
-/// A minimal unified-style diff: lines only in `old` prefixed `-`, only in `new` `+`,
-/// in order (longest common subsequence; settings files are small).
+/// A minimal unified-style diff: lines only in `old` prefixed `-`, only in `new` `+`, in
+/// order. Common leading and trailing lines are skipped first, so a large file with one
+/// added entry (`~/.claude.json` can hold thousands of lines) costs almost nothing; the
+/// longest common subsequence runs on what is left, unless that is huge.
 fn line_diff(old: &str, new: &str) -> String {
     let a: Vec<&str> = old.lines().collect();
     let b: Vec<&str> = new.lines().collect();
+    let prefix = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    let suffix = a[prefix..]
+        .iter()
+        .rev()
+        .zip(b[prefix..].iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    let (a, b) = (&a[prefix..a.len() - suffix], &b[prefix..b.len() - suffix]);
+    let mut out = String::new();
+    if a.len().saturating_mul(b.len()) > 4_000_000 {
+        for line in a {
+            out.push_str(&format!("-{line}\n"));
+        }
+        for line in b {
+            out.push_str(&format!("+{line}\n"));
+        }
+        return out;
+    }
     let mut lcs = vec![vec![0usize; b.len() + 1]; a.len() + 1];
     for i in (0..a.len()).rev() {
         for j in (0..b.len()).rev() {
@@ -249,18 +269,34 @@ fn line_diff(old: &str, new: &str) -> String {
             };
         }
     }
-    let (mut i, mut j, mut out) = (0, 0, String::new());
+    let (mut i, mut j) = (0, 0);
     while i < a.len() || j < b.len() {
         if i < a.len() && j < b.len() && a[i] == b[j] {
             i += 1;
             j += 1;
-        } else if j < b.len() && (i == a.len() || lcs[i][j + 1] >= lcs[i + 1][j]) {
-            out.push_str(&format!("+{}\n", b[j]));
-            j += 1;
-        } else {
+        } else if i < a.len() && (j == b.len() || lcs[i + 1][j] >= lcs[i][j + 1]) {
             out.push_str(&format!("-{}\n", a[i]));
             i += 1;
+        } else {
+            out.push_str(&format!("+{}\n", b[j]));
+            j += 1;
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::line_diff;
+
+    #[test]
+    fn diffs_show_only_changed_lines() {
+        assert_eq!(line_diff("a\nb\nc\n", "a\nx\nc\n"), "-b\n+x\n");
+        assert_eq!(line_diff("", "a\n"), "+a\n");
+        assert_eq!(line_diff("a\n", "a\n"), "");
+        // A big file with one entry added: only that entry, and no quadratic table.
+        let old: String = (0..50_000).map(|i| format!("line {i}\n")).collect();
+        let new = old.replacen("line 25000\n", "line 25000\nadded\n", 1);
+        assert_eq!(line_diff(&old, &new), "+added\n");
+    }
 }
