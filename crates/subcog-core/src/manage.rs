@@ -39,6 +39,22 @@ pub struct UpdateRequest {
     pub allow_new_namespace: bool,
 }
 
+impl UpdateRequest {
+    /// Whether it changes nothing (every field left as it is).
+    pub fn is_empty(&self) -> bool {
+        self.content.is_none()
+            && self.summary.is_none()
+            && self.namespace.is_none()
+            && self.tags.is_none()
+            && self.add_tags.is_empty()
+            && self.remove_tags.is_empty()
+            && self.source.is_none()
+            && self.importance.is_none()
+            && self.priority.is_none()
+            && self.status.is_none()
+    }
+}
+
 /// One scope's part of [`StatusReport`].
 #[derive(Debug, Clone)]
 pub struct ScopeStatus {

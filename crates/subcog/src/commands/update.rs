@@ -50,37 +50,25 @@ pub struct UpdateArgs {
 
 /// Runs `update`.
 pub fn run(app: &App, args: UpdateArgs) -> CommandResult {
-    let nothing = args.content.is_none()
-        && args.summary.is_none()
-        && args.namespace.is_none()
-        && args.tags.is_none()
-        && args.add_tags.is_empty()
-        && args.remove_tags.is_empty()
-        && args.source.is_none()
-        && args.importance.is_none()
-        && args.priority.is_none()
-        && args.status.is_none();
-    if nothing {
+    let request = UpdateRequest {
+        content: args.content,
+        summary: args.summary,
+        namespace: args.namespace,
+        tags: args.tags,
+        add_tags: args.add_tags,
+        remove_tags: args.remove_tags,
+        source: args.source,
+        importance: args.importance,
+        priority: args.priority,
+        status: args.status,
+        allow_new_namespace: args.allow_new_namespace,
+    };
+    if request.is_empty() {
         return Err(CommandError::user(
             "nothing to update: pass at least one field to change (see --help)",
         ));
     }
-    let memory = app.subcog()?.update(
-        &args.id,
-        UpdateRequest {
-            content: args.content,
-            summary: args.summary,
-            namespace: args.namespace,
-            tags: args.tags,
-            add_tags: args.add_tags,
-            remove_tags: args.remove_tags,
-            source: args.source,
-            importance: args.importance,
-            priority: args.priority,
-            status: args.status,
-            allow_new_namespace: args.allow_new_namespace,
-        },
-    )?;
+    let memory = app.subcog()?.update(&args.id, request)?;
     if app.json() {
         return output::print_json(&output::memory_json(&memory, None));
     }

@@ -319,14 +319,7 @@ impl Server {
                     status: None,
                     allow_new_namespace: false,
                 };
-                let nothing = req.content.is_none()
-                    && req.summary.is_none()
-                    && req.namespace.is_none()
-                    && req.tags.is_none()
-                    && req.add_tags.is_empty()
-                    && req.remove_tags.is_empty()
-                    && req.priority.is_none();
-                if nothing {
+                if req.is_empty() {
                     return Err(CommandError::user(
                         "nothing to update: pass at least one field to change",
                     ));

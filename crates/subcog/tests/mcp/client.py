@@ -94,6 +94,8 @@ async def protocol_tour(session, max_bytes):
 
     got = await call_json(session, "get", {"id": first["id"]})
     check(got["content"].startswith("We chose PostgreSQL"), "get returns the content")
+    empty = await session.call_tool("update", {"id": blocker["id"]})
+    check(empty.is_error and "nothing to update" in text(empty), f"update without fields: {empty}")
     updated = await call_json(session, "update", {"id": blocker["id"], "add_tags": ["ci"], "summary": "CI blocked on docker socket"})
     check(updated["summary"] == "CI blocked on docker socket" and "ci" in updated["tags"], f"update: {updated}")
     deleted = await call_json(session, "delete", {"id": secret["id"]})
