@@ -6,7 +6,10 @@ use std::{env, fs, path::Path};
 
 fn main() {
     println!("cargo:rerun-if-changed=migrations");
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("migrations");
+    // Read at run time: a build script compiled for another checkout sharing this target
+    // directory must still find this checkout's migrations.
+    let manifest = env::var("CARGO_MANIFEST_DIR").expect("CARGO_MANIFEST_DIR set");
+    let dir = Path::new(&manifest).join("migrations");
     let mut files: Vec<(u32, String, String)> = Vec::new();
     for entry in fs::read_dir(&dir).expect("migrations directory exists") {
         let path = entry.expect("readable entry").path();

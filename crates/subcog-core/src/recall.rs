@@ -13,7 +13,7 @@ use serde::Serialize;
 
 use crate::config::RetrievalMode;
 use crate::error::{Result, ValidationError};
-use crate::model::{Memory, MemoryId};
+use crate::model::{Memory, MemoryId, SearchHit};
 use crate::search::query_terms;
 use crate::service::{ScopeKind, Subcog};
 use crate::store::{MemoryFilter, Store};
@@ -85,6 +85,20 @@ pub struct RecallResult {
     pub time_anchor: Option<MemoryId>,
     /// The mode used.
     pub mode: RetrievalMode,
+}
+
+/// A candidate of the fusion, before its memory is loaded.
+struct Fused {
+    /// What the channels know of it.
+    hit: SearchHit,
+    /// Index of its store in the searched stores.
+    store: usize,
+    /// Fused score.
+    score: f64,
+    /// Each channel's rank and score.
+    explain: Explanation,
+    /// Already loaded (a replacement pulled in by id).
+    memory: Option<Memory>,
 }
 
 #[derive(Clone, Copy)]
@@ -169,18 +183,19 @@ impl Subcog {
             filter.domains.is_empty() || filter.domains.iter().any(|d| ScopeKind::for_domain(*d) == kind)
         };
 
-        let mut fused: HashMap<MemoryId, RecallHit> = HashMap::new();
-        let mut touched: Vec<(ScopeKind, MemoryId)> = Vec::new();
-        let mut add = |channel: Channel, hits: Vec<crate::model::ScoredMemory>, weight: f64| {
-            for (i, hit) in hits.into_iter().enumerate() {
+        let mut fused: HashMap<MemoryId, Fused> = HashMap::new();
+        let mut add = |channel: Channel, hits: Vec<(usize, SearchHit)>, weight: f64| {
+            for (i, (store, hit)) in hits.into_iter().enumerate() {
                 let rank = i + 1;
-                let entry = fused.entry(hit.memory.id).or_insert_with(|| RecallHit {
-                    memory: hit.memory.clone(),
+                let cs = Some(ChannelScore { rank, score: hit.score });
+                let entry = fused.entry(hit.id).or_insert_with(|| Fused {
+                    hit,
+                    store,
                     score: 0.0,
                     explain: Explanation::default(),
+                    memory: None,
                 });
                 entry.score += weight / (cfg.rrf_k + rank as f64);
-                let cs = Some(ChannelScore { rank, score: hit.score });
                 match channel {
                     Channel::Bm25 => entry.explain.bm25 = cs,
                     Channel::Vector => entry.explain.vector = cs,
@@ -209,17 +224,32 @@ impl Subcog {
         // Each channel's hits from every scope are ranked together, so the best match of a
         // small user store does not get the credit of the best project match.
         let (mut bm25, mut vec_hits, mut time_hits) = (Vec::new(), Vec::new(), Vec::new());
-        for (_, store) in &stores {
-            bm25.extend(store.search_text(&terms, &filter, candidates)?);
+        for (i, (_, store)) in stores.iter().enumerate() {
+            bm25.extend(
+                store
+                    .search_text(&terms, &filter, candidates)?
+                    .into_iter()
+                    .map(|h| (i, h)),
+            );
             if let Some((start, end)) = time_range {
-                time_hits.extend(store.search_time(start, end, &filter, candidates)?);
+                time_hits.extend(
+                    store
+                        .search_time(start, end, &filter, candidates)?
+                        .into_iter()
+                        .map(|h| (i, h)),
+                );
             }
         }
         let vector = vector();
         if let Some((model, v)) = &vector {
             let _s = tracing::debug_span!("recall.vector").entered();
-            for (_, store) in &stores {
-                vec_hits.extend(store.search_vector(model, v, &filter, candidates)?);
+            for (i, (_, store)) in stores.iter().enumerate() {
+                vec_hits.extend(
+                    store
+                        .search_vector(model, v, &filter, candidates)?
+                        .into_iter()
+                        .map(|h| (i, h)),
+                );
                 semantic = true;
             }
         }
@@ -228,36 +258,38 @@ impl Subcog {
             (Channel::Vector, vec_hits, cfg.vector_weight),
             (Channel::Time, time_hits, cfg.time_weight),
         ] {
-            hits.sort_by(|a, b| b.score.total_cmp(&a.score));
+            hits.sort_by(|a, b| b.1.score.total_cmp(&a.1.score));
             hits.truncate(candidates);
             add(channel, hits, weight);
         }
-        let mut results: Vec<RecallHit> = fused.into_values().collect();
+        let mut ranked: Vec<Fused> = fused.into_values().collect();
         if cfg.tag_boost != 0.0 {
-            for hit in &mut results {
-                if hit.memory.tags.iter().any(|t| terms.contains(t)) {
-                    hit.score *= 1.0 + cfg.tag_boost;
-                    hit.explain.tag_boost = true;
+            for f in &mut ranked {
+                if f.hit.tags.iter().any(|t| terms.contains(t)) {
+                    f.score *= 1.0 + cfg.tag_boost;
+                    f.explain.tag_boost = true;
                 }
             }
         }
-        results.sort_by(|a, b| {
+        ranked.sort_by(|a, b| {
             b.score
                 .total_cmp(&a.score)
-                .then_with(|| b.memory.created_at.cmp(&a.memory.created_at))
-                .then_with(|| a.memory.id.cmp(&b.memory.id))
+                .then_with(|| b.hit.created_at.cmp(&a.hit.created_at))
+                .then_with(|| a.hit.id.cmp(&b.hit.id))
         });
-        place_replacements(&mut results, &stores, &filter)?;
-        results.truncate(limit);
+        place_replacements(&mut ranked, &stores, &filter)?;
+        ranked.truncate(limit);
+        let results = load_memories(ranked, &stores)?;
         span.record("result_count", results.len());
 
         if !query.no_touch && !results.is_empty() {
             let now = self.clock.now();
-            for hit in &results {
-                touched.push((ScopeKind::for_domain(hit.memory.domain), hit.memory.id));
-            }
             for (kind, store) in &stores {
-                let ids: Vec<MemoryId> = touched.iter().filter(|(k, _)| k == kind).map(|(_, id)| *id).collect();
+                let ids: Vec<MemoryId> = results
+                    .iter()
+                    .filter(|h| ScopeKind::for_domain(h.memory.domain) == *kind)
+                    .map(|h| h.memory.id)
+                    .collect();
                 // Activation is a hint for ranking; a busy store must not fail the recall.
                 if let Err(e) = store.touch(&ids, now) {
                     tracing::warn!(error = %e, "could not record activation");
@@ -295,31 +327,34 @@ fn event_anchor(
     if terms.is_empty() {
         return Ok(None);
     }
-    let mut best: Option<crate::model::ScoredMemory> = None;
-    for (_, store) in stores {
+    let mut best: Option<(usize, SearchHit)> = None;
+    for (i, (_, store)) in stores.iter().enumerate() {
         for hit in store.search_text(&terms, filter, 1)? {
-            if best.as_ref().is_none_or(|b| hit.score > b.score) {
-                best = Some(hit);
+            if best.as_ref().is_none_or(|(_, b)| hit.score > b.score) {
+                best = Some((i, hit));
             }
         }
     }
-    Ok(best.map(|hit| {
-        let m = hit.memory;
-        let day = m
-            .time_refs
-            .iter()
-            .filter(|r| r.confidence >= 0.5)
-            .find_map(|r| r.start)
-            .unwrap_or_else(|| m.created_at.date_naive());
-        (m.id, day)
-    }))
+    let Some((i, hit)) = best else {
+        return Ok(None);
+    };
+    let Some(m) = stores.get(i).map(|(_, s)| s.get(&hit.id)).transpose()?.flatten() else {
+        return Ok(None);
+    };
+    let day = m
+        .time_refs
+        .iter()
+        .filter(|r| r.confidence >= 0.5)
+        .find_map(|r| r.start)
+        .unwrap_or_else(|| m.created_at.date_naive());
+    Ok(Some((m.id, day)))
 }
 
 /// Puts each superseded memory right below the memory that replaced it: the replacement is
 /// moved up, or pulled in when the query did not find it (if it passes the filters), so the
 /// current answer always comes first.
 fn place_replacements(
-    results: &mut Vec<RecallHit>,
+    results: &mut Vec<Fused>,
     stores: &[(ScopeKind, std::sync::Arc<dyn Store>)],
     filter: &MemoryFilter,
 ) -> Result<()> {
@@ -333,35 +368,44 @@ fn place_replacements(
     let mut i = 0;
     let mut moves = 0;
     while i < results.len() && moves < 4 * results.len() + 8 {
-        let Some(newer) = results[i].memory.superseded_by else {
+        let Some(newer) = results[i].hit.superseded_by else {
             i += 1;
             continue;
         };
-        match results.iter().position(|h| h.memory.id == newer) {
+        match results.iter().position(|f| f.hit.id == newer) {
             Some(j) if j > i => {
-                let mut hit = results.remove(j);
-                hit.score = hit.score.max(results[i].score);
-                results.insert(i, hit);
+                let mut f = results.remove(j);
+                f.score = f.score.max(results[i].score);
+                results.insert(i, f);
                 moves += 1;
                 continue;
             }
             Some(_) => {}
             None => {
                 let mut found = None;
-                for (_, store) in stores {
+                for (k, (_, store)) in stores.iter().enumerate() {
                     if let Some(m) = store.get(&newer)? {
-                        found = Some(m);
+                        found = Some((k, m));
                         break;
                     }
                 }
-                if let Some(m) = found.filter(passes) {
+                if let Some((store, m)) = found.filter(|(_, m)| passes(m)) {
                     let score = results[i].score;
+                    let hit = SearchHit {
+                        id: m.id,
+                        score: 0.0,
+                        created_at: m.created_at,
+                        tags: m.tags.clone(),
+                        superseded_by: m.superseded_by,
+                    };
                     results.insert(
                         i,
-                        RecallHit {
-                            memory: m,
+                        Fused {
+                            hit,
+                            store,
                             score,
                             explain: Explanation::default(),
+                            memory: Some(m),
                         },
                     );
                     moves += 1;
@@ -372,4 +416,32 @@ fn place_replacements(
         i += 1;
     }
     Ok(())
+}
+
+/// Loads the memories of the final results (one query per store), keeping their order; a
+/// memory deleted since the search is left out.
+fn load_memories(ranked: Vec<Fused>, stores: &[(ScopeKind, std::sync::Arc<dyn Store>)]) -> Result<Vec<RecallHit>> {
+    let _span = tracing::debug_span!("recall.load", count = ranked.len()).entered();
+    let mut loaded: HashMap<MemoryId, Memory> = HashMap::new();
+    for (k, (_, store)) in stores.iter().enumerate() {
+        let ids: Vec<MemoryId> = ranked
+            .iter()
+            .filter(|f| f.store == k && f.memory.is_none())
+            .map(|f| f.hit.id)
+            .collect();
+        if !ids.is_empty() {
+            loaded.extend(store.get_many(&ids)?.into_iter().map(|m| (m.id, m)));
+        }
+    }
+    Ok(ranked
+        .into_iter()
+        .filter_map(|f| {
+            let memory = f.memory.or_else(|| loaded.remove(&f.hit.id))?;
+            Some(RecallHit {
+                memory,
+                score: f.score,
+                explain: f.explain,
+            })
+        })
+        .collect())
 }

@@ -1,7 +1,10 @@
 //! Vector search: the [`VectorIndex`] seam and the exact flat index used up to ~100k
 //! memories. An approximate index (HNSW) can replace it behind the same trait.
 //!
-//! Vectors are unit length, so similarity is a dot product over a contiguous matrix.
+//! Vectors are unit length, so similarity is a dot product over a contiguous matrix. A scan
+//! of 10,000 f32 vectors (15 MB) is bound by memory bandwidth, so the index also keeps an
+//! 8-bit copy (a quarter of the size, in cache) that picks a shortlist; the shortlist is
+//! then scored exactly, so results and scores are those of the f32 vectors.
 
 use std::collections::HashSet;
 
@@ -21,12 +24,30 @@ pub trait VectorIndex: Send + Sync {
     fn search(&self, query: &[f32], allowed: Option<&HashSet<i64>>, k: usize) -> Vec<(i64, f32)>;
 }
 
+/// Below this many candidates the exact scan is as cheap as the two-step one.
+const SHORTLIST_MIN_ROWS: usize = 2_048;
+
+/// Room for f32 rounding in the error bound (dot products of unit vectors round by ~1e-6).
+const ROUNDING_SLACK: f32 = 1e-4;
+
 /// Exact search over every vector.
 #[derive(Debug, Clone, Default)]
 pub struct FlatIndex {
     dim: usize,
     keys: Vec<i64>,
     data: Vec<f32>,
+    /// Each vector rounded to i8 after dividing by its scale.
+    codes: Vec<i8>,
+    /// Per vector: its quantization (scale, norm of the rounding error, norm).
+    quant: Vec<Quantized>,
+}
+
+/// How a vector was rounded: `v = scale * codes + e`.
+#[derive(Debug, Clone, Copy, Default)]
+struct Quantized {
+    scale: f32,
+    error_norm: f32,
+    norm: f32,
 }
 
 impl FlatIndex {
@@ -34,8 +55,7 @@ impl FlatIndex {
     pub fn new(dim: usize) -> Self {
         FlatIndex {
             dim,
-            keys: Vec::new(),
-            data: Vec::new(),
+            ..FlatIndex::default()
         }
     }
 
@@ -46,8 +66,103 @@ impl FlatIndex {
         }
         self.keys.push(key);
         self.data.extend_from_slice(vector);
+        let q = quantize_into(vector, &mut self.codes);
+        self.quant.push(q);
         true
     }
+
+    fn row(&self, i: usize) -> &[f32] {
+        &self.data[i * self.dim..(i + 1) * self.dim]
+    }
+
+    /// Rows passing `allowed`, scored exactly.
+    fn exact(&self, query: &[f32], allowed: Option<&HashSet<i64>>) -> Vec<(i64, f32)> {
+        self.data
+            .chunks_exact(self.dim)
+            .zip(&self.keys)
+            .filter(|(_, key)| allowed.is_none_or(|a| a.contains(key)))
+            .map(|(row, key)| (*key, dot(row, query)))
+            .collect()
+    }
+
+    /// The exact top `k` of the rows passing `allowed`, scoring exactly only the rows whose
+    /// 8-bit score could reach it. With `v = s·c + e` and `q = t·d + f`,
+    /// `|v·q − s·t·(c·d)| ≤ ‖f‖·‖v‖ + ‖e‖·‖t·d‖`, so every row's exact score lies in a known
+    /// interval: the `k`-th best lower end is a floor no row above the cut can miss.
+    fn shortlisted(&self, query: &[f32], allowed: Option<&HashSet<i64>>, k: usize) -> Vec<(i64, f32)> {
+        let mut d = Vec::with_capacity(self.dim);
+        let qq = quantize_into(query, &mut d);
+        // ‖t·d‖ = ‖q − f‖ ≤ ‖q‖ + ‖f‖.
+        let td_norm = qq.norm + qq.error_norm;
+        let rough: Vec<(usize, f32, f32)> = self
+            .codes
+            .chunks_exact(self.dim)
+            .zip(&self.keys)
+            .zip(&self.quant)
+            .enumerate()
+            .filter(|(_, ((_, key), _))| allowed.is_none_or(|a| a.contains(key)))
+            .map(|(i, ((row, _), q))| {
+                let approx = dot_i8(row, &d) as f32 * q.scale * qq.scale;
+                let slack = qq.error_norm * q.norm + q.error_norm * td_norm + ROUNDING_SLACK;
+                (i, approx, slack)
+            })
+            .collect();
+        if rough.len() <= k {
+            return rough
+                .iter()
+                .map(|&(i, _, _)| (self.keys[i], dot(self.row(i), query)))
+                .collect();
+        }
+        let mut lows: Vec<f32> = rough.iter().map(|&(_, a, s)| a - s).collect();
+        lows.select_nth_unstable_by(k - 1, |a, b| b.total_cmp(a));
+        let floor = lows[k - 1];
+        rough
+            .into_iter()
+            // A NaN (a corrupt vector) keeps its row rather than dropping it.
+            .filter(|&(_, a, s)| (a + s).partial_cmp(&floor) != Some(std::cmp::Ordering::Less))
+            .map(|(i, _, _)| (self.keys[i], dot(self.row(i), query)))
+            .collect()
+    }
+}
+
+/// Appends `v` as i8 codes (rounded `v / scale`) and says how it was rounded.
+fn quantize_into(v: &[f32], out: &mut Vec<i8>) -> Quantized {
+    let max = v.iter().fold(0.0f32, |m, x| m.max(x.abs()));
+    let scale = if max > 0.0 && max.is_finite() { max / 127.0 } else { 0.0 };
+    let (mut err, mut norm) = (0.0f32, 0.0f32);
+    out.extend(v.iter().map(|&x| {
+        // In [-127, 127] by construction; the cast saturates anyway.
+        let c = if scale == 0.0 { 0 } else { (x / scale).round() as i8 };
+        let e = x - f32::from(c) * scale;
+        err += e * e;
+        norm += x * x;
+        c
+    }));
+    Quantized {
+        scale,
+        error_norm: err.sqrt(),
+        norm: norm.sqrt(),
+    }
+}
+
+/// Integer dot product of two code rows. Codes are within ±127, so each product fits an
+/// i16; written as 16 independent i16 products so the compiler uses packed multiplies
+/// (3x faster than widening to i32 first on x86-64's baseline SSE2).
+fn dot_i8(a: &[i8], b: &[i8]) -> i32 {
+    let mut acc = [0i32; 16];
+    let (ca, cb) = (a.chunks_exact(16), b.chunks_exact(16));
+    let tail: i32 = ca
+        .remainder()
+        .iter()
+        .zip(cb.remainder())
+        .map(|(&x, &y)| i32::from(x) * i32::from(y))
+        .sum();
+    for (x, y) in ca.zip(cb) {
+        for j in 0..16 {
+            acc[j] += i32::from(i16::from(x[j]) * i16::from(y[j]));
+        }
+    }
+    acc.iter().sum::<i32>() + tail
 }
 
 impl VectorIndex for FlatIndex {
@@ -59,13 +174,12 @@ impl VectorIndex for FlatIndex {
         if query.len() != self.dim || k == 0 || self.dim == 0 {
             return Vec::new();
         }
-        let mut scored: Vec<(i64, f32)> = self
-            .data
-            .chunks_exact(self.dim)
-            .zip(&self.keys)
-            .filter(|(_, key)| allowed.is_none_or(|a| a.contains(key)))
-            .map(|(row, key)| (*key, dot(row, query)))
-            .collect();
+        let rows = allowed.map_or(self.keys.len(), |a| a.len().min(self.keys.len()));
+        let mut scored = if rows >= SHORTLIST_MIN_ROWS && rows > k {
+            self.shortlisted(query, allowed, k)
+        } else {
+            self.exact(query, allowed)
+        };
         let by_score = |a: &(i64, f32), b: &(i64, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
         if scored.len() > k {
             scored.select_nth_unstable_by(k - 1, by_score);
@@ -99,5 +213,51 @@ mod tests {
         let hits = idx.search(&q, Some(&allowed), 5);
         assert_eq!(hits.iter().map(|h| h.0).collect::<Vec<_>>(), vec![2, 3]);
         assert!(idx.search(&[1.0], None, 3).is_empty());
+    }
+
+    /// Deterministic pseudo-random unit vectors (xorshift).
+    fn random_unit(seed: u64, dim: usize) -> Vec<f32> {
+        let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        let v: Vec<f32> = (0..dim)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                (x % 2001) as f32 / 1000.0 - 1.0
+            })
+            .collect();
+        unit(&v)
+    }
+
+    #[test]
+    fn the_eight_bit_shortlist_returns_the_exact_top_k() {
+        let dim = 384;
+        let mut idx = FlatIndex::new(dim);
+        for key in 0..5_000 {
+            idx.push(key, &random_unit(key as u64 + 1, dim));
+        }
+        // Near-duplicates of one vector crowd the top, the hard case for a shortlist.
+        let base = random_unit(99_999, dim);
+        for key in 5_000..5_100 {
+            let noise = random_unit(key as u64 + 7, dim);
+            let v: Vec<f32> = base.iter().zip(&noise).map(|(b, n)| b + 0.01 * n).collect();
+            idx.push(key, &unit(&v));
+        }
+        let allowed: HashSet<i64> = (0..5_100).filter(|k| k % 3 != 0).collect();
+        for q in 0..20u64 {
+            let query = if q % 2 == 0 {
+                random_unit(1_000_000 + q, dim)
+            } else {
+                base.clone()
+            };
+            for filter in [None, Some(&allowed)] {
+                for k in [1, 10, 50] {
+                    let mut exact = idx.exact(&query, filter);
+                    exact.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+                    exact.truncate(k);
+                    assert_eq!(idx.search(&query, filter, k), exact, "query {q}, k {k}");
+                }
+            }
+        }
     }
 }

@@ -9,6 +9,7 @@ use candle_nn::VarBuilder;
 use candle_transformers::models::bert::{BertModel, Config, HiddenAct};
 use tokenizers::{PaddingParams, PaddingStrategy, Tokenizer, TruncationParams, TruncationStrategy};
 
+use subcog_encoder::Encoder;
 use super::install::{MINILM_ID, verify_quick};
 use super::{EmbedError, Embedder, EmbeddingModel};
 
@@ -22,6 +23,8 @@ const BATCH_TEXTS: usize = 32;
 /// The default embedder.
 pub struct MiniLm {
     model: BertModel,
+    /// The single-text path, when this CPU supports it.
+    fast: Option<Encoder>,
     tokenizer: Tokenizer,
     device: Device,
     identity: EmbeddingModel,
@@ -75,8 +78,27 @@ impl MiniLm {
         let vb = unsafe { VarBuilder::from_mmaped_safetensors(&[weights], DType::F32, &device) }
             .map_err(|e| corrupt(format!("model.safetensors: {e}")))?;
         let model = BertModel::load(vb, &config).map_err(|e| corrupt(format!("weights: {e}")))?;
+        let fast = if Encoder::supported() {
+            // SAFETY: as above.
+            #[allow(unsafe_code)]
+            let file = unsafe { candle_core::safetensors::MmapedSafetensors::new(dir.join("model.safetensors")) }
+                .map_err(|e| corrupt(format!("model.safetensors: {e}")))?;
+            Some(
+                Encoder::load(
+                    file,
+                    config.num_hidden_layers,
+                    config.num_attention_heads,
+                    config.hidden_size,
+                    config.layer_norm_eps,
+                )
+                .map_err(|e| corrupt(format!("weights: {e}")))?,
+            )
+        } else {
+            None
+        };
         Ok(MiniLm {
             model,
+            fast,
             tokenizer,
             device,
             identity: EmbeddingModel {
@@ -130,6 +152,15 @@ impl Embedder for MiniLm {
 
     fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, EmbedError> {
         let _span = tracing::debug_span!("embed.batch", count = texts.len()).entered();
+        if let ([text], Some(fast)) = (texts, &self.fast) {
+            let encoding = self
+                .tokenizer
+                .encode(*text, true)
+                .map_err(|e| EmbedError::Inference(e.to_string()))?;
+            if encoding.get_ids().len() <= subcog_encoder::MAX_TOKENS {
+                return Ok(vec![fast.embed(encoding.get_ids()).map_err(EmbedError::Inference)?]);
+            }
+        }
         // Sort by length so each batch pads little; cap batches by texts and tokens.
         let mut order: Vec<usize> = (0..texts.len()).collect();
         order.sort_by_key(|&i| texts[i].len());
@@ -215,6 +246,41 @@ mod tests {
         for (got, want) in hello.iter().zip([-0.034478f32, 0.03102, 0.00673, 0.02611, -0.039362]) {
             assert!((got - want).abs() < 1e-4, "{got} vs {want}");
         }
+    }
+
+    #[test]
+    fn the_single_text_path_agrees_with_candle() {
+        let model = MiniLm::load(&test_model_dir()).expect("model loads");
+        assert_eq!(model.fast.is_some(), Encoder::supported());
+        let Some(fast) = &model.fast else { return };
+        // One token, a typical query, an exact multiple of the 4-row block, non-ASCII, and
+        // the longest text this path takes.
+        let longest = "memory ".repeat(subcog_encoder::MAX_TOKENS - 2);
+        for text in [
+            "a",
+            "why did we move the session cache",
+            "postgres latency under load",
+            "naïve café 東京 — déjà vu",
+            longest.trim(),
+        ] {
+            let ids = model.tokenizer.encode(text, true).expect("tokenizes");
+            let ids = ids.get_ids();
+            assert!(
+                ids.len() <= subcog_encoder::MAX_TOKENS,
+                "{text}: {} tokens",
+                ids.len()
+            );
+            let ours = fast.embed(ids).expect("fast path");
+            let theirs = model.forward(&[text]).expect("candle").remove(0);
+            let c = cosine(&ours, &theirs);
+            assert!(c >= 0.99999, "{text:?}: cosine {c}");
+        }
+        let too_long = vec![101u32; subcog_encoder::MAX_TOKENS + 1];
+        assert!(fast.embed(&too_long).is_err(), "longer texts go to candle");
+        assert!(
+            fast.embed(&[101, u32::MAX, 102]).is_err(),
+            "unknown token ids are refused"
+        );
     }
 
     #[test]

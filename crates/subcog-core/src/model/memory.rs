@@ -187,13 +187,20 @@ impl Memory {
     }
 }
 
-/// A memory returned by a search, with its relevance score (higher is better).
+/// A search channel's match: which memory, how well it matched (higher is better) and the
+/// few fields ranking needs. Content is loaded only for the results a recall returns.
 #[derive(Debug, Clone, PartialEq)]
-pub struct ScoredMemory {
+pub struct SearchHit {
     /// The memory.
-    pub memory: Memory,
-    /// Relevance; for keyword recall the BM25 score (positive, higher is better).
+    pub id: MemoryId,
+    /// Relevance in the channel's own unit (BM25, cosine, time closeness).
     pub score: f64,
+    /// When the memory was captured (breaks ties between equal scores).
+    pub created_at: DateTime<Utc>,
+    /// Its tags (a tag named in the query boosts it).
+    pub tags: Vec<String>,
+    /// The memory that replaced it, if any (placed right above it).
+    pub superseded_by: Option<MemoryId>,
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@
 mod memory;
 mod namespace;
 
-pub use memory::{Memory, MemoryId, RetentionScore, ScoredMemory};
+pub use memory::{Memory, MemoryId, RetentionScore, SearchHit};
 pub use namespace::{BUILTIN_NAMESPACES, Namespace};
 
 use serde::{Deserialize, Serialize};

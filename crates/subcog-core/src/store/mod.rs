@@ -12,7 +12,7 @@ use thiserror::Error;
 
 use crate::embed::EmbeddingModel;
 use crate::model::{
-    ConsolidationResult, Domain, Memory, MemoryEdge, MemoryId, MemorySummary, Namespace, ScoredMemory, Status,
+    ConsolidationResult, Domain, Memory, MemoryEdge, MemoryId, MemorySummary, Namespace, SearchHit, Status,
     Supersession, Tier, TierTransition,
 };
 
@@ -317,17 +317,15 @@ pub trait Store: Send + Sync {
     /// error keeps the memory.
     fn delete_hard_then(&self, id: &MemoryId, before_commit: BeforeCommit<'_>) -> Result<bool, StoreError>;
 
+    /// The memories with these ids, in no particular order; ids not stored are skipped.
+    fn get_many(&self, ids: &[MemoryId]) -> Result<Vec<Memory>, StoreError>;
+
     /// Lists memories matching the filter.
     fn list(&self, filter: &MemoryFilter, order: ListOrder, limit: Option<usize>) -> Result<Vec<Memory>, StoreError>;
 
     /// Full-text search: the best `limit` matches of `terms` (any term, prefix match) after
     /// filtering, best first.
-    fn search_text(
-        &self,
-        terms: &[String],
-        filter: &MemoryFilter,
-        limit: usize,
-    ) -> Result<Vec<ScoredMemory>, StoreError>;
+    fn search_text(&self, terms: &[String], filter: &MemoryFilter, limit: usize) -> Result<Vec<SearchHit>, StoreError>;
 
     /// Nearest memories to `query` among vectors of `model`, after filtering, best first;
     /// the score is the cosine similarity.
@@ -337,7 +335,7 @@ pub trait Store: Send + Sync {
         query: &[f32],
         filter: &MemoryFilter,
         limit: usize,
-    ) -> Result<Vec<ScoredMemory>, StoreError>;
+    ) -> Result<Vec<SearchHit>, StoreError>;
 
     /// Memories created in `[start, end)` after filtering, closest to the middle first;
     /// the score is 1 at the middle and falls toward the ends.
@@ -347,7 +345,7 @@ pub trait Store: Send + Sync {
         end: DateTime<Utc>,
         filter: &MemoryFilter,
         limit: usize,
-    ) -> Result<Vec<ScoredMemory>, StoreError>;
+    ) -> Result<Vec<SearchHit>, StoreError>;
 
     /// Stores (or replaces) vectors for existing memories; returns how many were stored.
     fn put_embeddings(&self, model: &EmbeddingModel, items: &[(MemoryId, Vec<f32>)]) -> Result<usize, StoreError>;

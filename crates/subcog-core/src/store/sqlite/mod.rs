@@ -25,9 +25,7 @@ use super::{
     PutOutcome, RecordedTransition, Store, StoreError, StoreStats, Vectors,
 };
 use crate::embed::EmbeddingModel;
-use crate::model::{
-    ConsolidationResult, Memory, MemoryEdge, MemoryId, MemorySummary, ScoredMemory, Status, Supersession,
-};
+use crate::model::{ConsolidationResult, Memory, MemoryEdge, MemoryId, MemorySummary, SearchHit, Status, Supersession};
 use std::collections::BTreeMap;
 
 /// BM25 column weights for content, summary, tags and context (tuned on LoCoMo).
@@ -229,7 +227,7 @@ impl SqliteStore {
         filter: &MemoryFilter,
         candidates: Option<usize>,
         limit: usize,
-    ) -> Result<Vec<ScoredMemory>, StoreError> {
+    ) -> Result<Vec<SearchHit>, StoreError> {
         let (clause, filter_params) = rows::filter_sql(filter);
         let inner_limit = if candidates.is_some() { "LIMIT ?" } else { "" };
         let sql = format!(
@@ -239,7 +237,7 @@ impl SqliteStore {
              ) r JOIN memories m ON m.seq = r.seq
              WHERE {clause}
              ORDER BY r.rank LIMIT ?",
-            cols = rows::select_list("m")
+            cols = rows::HIT_COLUMNS
         );
         let to_i64 = |n: usize| Value::Integer(i64::try_from(n).unwrap_or(i64::MAX));
         let mut params = vec![Value::Text(expression.to_string())];
@@ -249,27 +247,27 @@ impl SqliteStore {
         params.extend(filter_params);
         params.push(to_i64(limit));
         Ok(self
-            .query_with_extra::<f64>(&sql, params)?
+            .query_hits::<f64>(&sql, params)?
             .into_iter()
-            .map(|(memory, rank)| ScoredMemory { memory, score: -rank })
+            .map(|(hit, rank)| SearchHit { score: -rank, ..hit })
             .collect())
     }
 
-    /// Runs a query whose columns are [`rows::COLUMNS`] followed by one extra value (a rank,
-    /// a distance, a seq) and returns each memory with it.
-    pub(super) fn query_with_extra<T: rusqlite::types::FromSql>(
+    /// Runs a query whose columns are [`rows::HIT_COLUMNS`] followed by one extra value (a
+    /// rank, a distance, a seq) and returns each hit (score 0) with it.
+    pub(super) fn query_hits<T: rusqlite::types::FromSql>(
         &self,
         sql: &str,
         params: Vec<Value>,
-    ) -> Result<Vec<(Memory, T)>, StoreError> {
+    ) -> Result<Vec<(SearchHit, T)>, StoreError> {
         let conn = self.lock()?;
         let mut stmt = conn.prepare_cached(sql).map_err(|e| self.err(e))?;
         let mut rows_iter = stmt.query(params_from_iter(params)).map_err(|e| self.err(e))?;
         let mut out = Vec::new();
         while let Some(row) = rows_iter.next().map_err(|e| self.err(e))? {
-            let memory = rows::from_row(&self.label, row)?;
-            let extra: T = row.get(rows::COLUMNS.len()).map_err(|e| self.err(e))?;
-            out.push((memory, extra));
+            let hit = rows::hit_from_row(&self.label, row, 0.0)?;
+            let extra: T = row.get(4).map_err(|e| self.err(e))?;
+            out.push((hit, extra));
         }
         Ok(out)
     }
@@ -407,6 +405,20 @@ impl Store for SqliteStore {
         Ok(self.query_memories(&sql, vec![Value::Text(id.to_string())])?.pop())
     }
 
+    fn get_many(&self, ids: &[MemoryId]) -> Result<Vec<Memory>, StoreError> {
+        let mut out = Vec::with_capacity(ids.len());
+        // SQLite allows 32,766 parameters; stay well below.
+        for chunk in ids.chunks(500) {
+            let sql = format!(
+                "SELECT {} FROM memories m WHERE m.id IN ({})",
+                rows::select_list("m"),
+                vec!["?"; chunk.len()].join(", ")
+            );
+            out.extend(self.query_memories(&sql, chunk.iter().map(|id| Value::Text(id.to_string())).collect())?);
+        }
+        Ok(out)
+    }
+
     fn update_then(
         &self,
         memory: &Memory,
@@ -518,12 +530,7 @@ impl Store for SqliteStore {
         self.query_memories(&sql, params)
     }
 
-    fn search_text(
-        &self,
-        terms: &[String],
-        filter: &MemoryFilter,
-        limit: usize,
-    ) -> Result<Vec<ScoredMemory>, StoreError> {
+    fn search_text(&self, terms: &[String], filter: &MemoryFilter, limit: usize) -> Result<Vec<SearchHit>, StoreError> {
         let _span = tracing::debug_span!("store.sqlite.search_text", terms = terms.len(), limit).entered();
         if terms.is_empty() || limit == 0 {
             return Ok(Vec::new());
@@ -548,7 +555,7 @@ impl Store for SqliteStore {
         query: &[f32],
         filter: &MemoryFilter,
         limit: usize,
-    ) -> Result<Vec<ScoredMemory>, StoreError> {
+    ) -> Result<Vec<SearchHit>, StoreError> {
         self.search_vector_impl(model, query, filter, limit)
     }
 
@@ -558,7 +565,7 @@ impl Store for SqliteStore {
         end: DateTime<Utc>,
         filter: &MemoryFilter,
         limit: usize,
-    ) -> Result<Vec<ScoredMemory>, StoreError> {
+    ) -> Result<Vec<SearchHit>, StoreError> {
         self.search_time_impl(start, end, filter, limit)
     }
 

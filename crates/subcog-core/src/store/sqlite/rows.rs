@@ -3,7 +3,7 @@
 use rusqlite::Row;
 use rusqlite::types::Value;
 
-use crate::model::{Memory, MemoryId, Namespace, RetentionScore};
+use crate::model::{Memory, MemoryId, Namespace, RetentionScore, SearchHit};
 use crate::store::{MemoryFilter, StoreError};
 use crate::timestamp;
 
@@ -95,6 +95,45 @@ pub(crate) fn to_values(m: &Memory) -> Vec<Value> {
         opt_text(m.context.clone()),
         Value::Text(serde_json::to_string(&m.time_refs).unwrap_or_else(|_| "[]".into())),
     ]
+}
+
+/// The columns [`hit_from_row`] reads, over alias `m`: what ranking needs, not content.
+pub(crate) const HIT_COLUMNS: &str = "m.id, m.created_at, m.tags, m.superseded_by";
+
+/// Reads a search hit from a row whose first columns are [`HIT_COLUMNS`], with `score`.
+pub(crate) fn hit_from_row(path: &str, row: &Row<'_>, score: f64) -> Result<SearchHit, StoreError> {
+    let id_text: String = get(path, "?", row, 0)?;
+    let bad = |message: String| StoreError::BadRow {
+        path: path.to_string(),
+        id: id_text.clone(),
+        message,
+    };
+    let created: String = get_named(path, &id_text, row, 1, "created_at")?;
+    let tags: String = get_named(path, &id_text, row, 2, "tags")?;
+    let superseded_by: Option<String> = get_named(path, &id_text, row, 3, "superseded_by")?;
+    Ok(SearchHit {
+        id: id_text.parse::<MemoryId>().map_err(|e| bad(e.to_string()))?,
+        score,
+        created_at: timestamp::from_storage(&created).ok_or_else(|| bad(format!("bad timestamp {created:?}")))?,
+        tags: serde_json::from_str(&tags).map_err(|e| bad(format!("bad tags: {e}")))?,
+        superseded_by: superseded_by
+            .map(|s| s.parse::<MemoryId>().map_err(|e| bad(e.to_string())))
+            .transpose()?,
+    })
+}
+
+fn get_named<T: rusqlite::types::FromSql>(
+    path: &str,
+    id: &str,
+    row: &Row<'_>,
+    i: usize,
+    column: &str,
+) -> Result<T, StoreError> {
+    row.get(i).map_err(|e| StoreError::BadRow {
+        path: path.to_string(),
+        id: id.to_string(),
+        message: format!("column {column}: {e}"),
+    })
 }
 
 /// Reads a memory from a row whose first columns are [`COLUMNS`].

@@ -110,7 +110,7 @@ fn search_ranks_by_bm25_and_filters_before_top_k() {
     };
     let hits = store.search_text(&terms(&["postgres"]), &filter, 5).expect("search");
     assert_eq!(hits.len(), 1);
-    assert_eq!(hits[0].memory.id, target.id);
+    assert_eq!(hits[0].id, target.id);
     assert!(
         store
             .search_text(&terms(&["mongodb"]), &MemoryFilter::default(), 5)
@@ -149,7 +149,7 @@ fn tag_time_and_status_filters() {
             .search_text(&terms(&["redis"]), f, 10)
             .expect("search")
             .into_iter()
-            .map(|h| h.memory.id)
+            .map(|h| h.id)
             .collect()
     };
     let both_tags = MemoryFilter {
@@ -321,7 +321,7 @@ fn ranking_is_exact_when_the_filter_drops_top_candidates() {
             .search_text(&terms(&["kafka"]), &filter, limit)
             .expect("search")
             .into_iter()
-            .map(|h| h.memory.id)
+            .map(|h| h.id)
             .collect();
         assert_eq!(got, expected[..limit].to_vec(), "limit {limit}");
     }
@@ -376,4 +376,45 @@ fn activation_never_overflows() {
         store.get(&m.id).expect("get").expect("exists").activation_count,
         i64::MAX as u64
     );
+}
+
+#[test]
+fn the_vector_index_follows_writes_of_other_connections() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("subcog.db");
+    let reader = SqliteStore::open(&path, Duration::from_secs(5)).expect("open");
+    let writer = SqliteStore::open(&path, Duration::from_secs(5)).expect("open");
+    let model = crate::embed::EmbeddingModel {
+        id: "test/2".into(),
+        dim: 2,
+    };
+    let (a, b) = (mem("alpha", "decisions"), mem("beta", "decisions"));
+    writer.insert(&a).expect("insert");
+    writer.insert(&b).expect("insert");
+    writer.put_embeddings(&model, &[(a.id, vec![1.0, 0.0])]).expect("put");
+    let nearest = |q: [f32; 2]| -> Vec<MemoryId> {
+        reader
+            .search_vector(&model, &q, &MemoryFilter::default(), 5)
+            .expect("search")
+            .into_iter()
+            .map(|h| h.id)
+            .collect()
+    };
+    assert_eq!(nearest([0.0, 1.0]), vec![a.id], "the cached index is loaded");
+    // A vector added by the other connection is seen at once.
+    writer.put_embeddings(&model, &[(b.id, vec![0.0, 1.0])]).expect("put");
+    assert_eq!(nearest([0.0, 1.0]), vec![b.id, a.id]);
+    // A replaced vector moves its memory.
+    writer.put_embeddings(&model, &[(b.id, vec![1.0, 0.0])]).expect("put");
+    let hits = reader
+        .search_vector(&model, &[1.0, 0.0], &MemoryFilter::default(), 5)
+        .expect("search");
+    assert!(hits.iter().all(|h| (h.score - 1.0).abs() < 1e-6), "{hits:?}");
+    // A vector removed by a cascade (hard delete) leaves the index.
+    assert!(writer.delete_hard(&a.id).expect("delete"));
+    assert_eq!(nearest([1.0, 0.0]), vec![b.id]);
+    // get_many loads what exists and skips the rest.
+    let got = reader.get_many(&[a.id, b.id]).expect("get_many");
+    assert_eq!(got.iter().map(|m| m.id).collect::<Vec<_>>(), vec![b.id]);
+    assert_eq!(got[0].content, "beta");
 }

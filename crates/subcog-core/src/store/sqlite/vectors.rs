@@ -1,8 +1,8 @@
 //! Vectors in the SQLite store: storage in `memory_embeddings`, a cached flat index per
 //! model, filtered nearest-neighbour search, and the time channel.
 //!
-//! The cache is rebuilt when the table's fingerprint (row count, highest `seq`) changes,
-//! which catches writes by this process and by any other.
+//! The cache is rebuilt when the table's change counter (kept by triggers) moves, which
+//! catches writes by this process and by any other.
 
 use chrono::{DateTime, Utc};
 use rusqlite::types::Value;
@@ -11,7 +11,7 @@ use std::collections::HashSet;
 
 use super::{SqliteStore, rows};
 use crate::embed::{EmbeddingModel, from_bytes, to_bytes};
-use crate::model::{Memory, MemoryId, ScoredMemory};
+use crate::model::{Memory, MemoryId, SearchHit};
 use crate::store::{EmbeddingCount, MemoryFilter, StoreError};
 use crate::timestamp;
 use crate::vector::{FlatIndex, VectorIndex};
@@ -19,7 +19,7 @@ use crate::vector::{FlatIndex, VectorIndex};
 /// A loaded index and what it was loaded from.
 pub(crate) struct VectorCache {
     model: EmbeddingModel,
-    fingerprint: (i64, i64),
+    fingerprint: i64,
     index: FlatIndex,
 }
 
@@ -50,14 +50,14 @@ impl SqliteStore {
         Ok(())
     }
 
-    fn fingerprint(&self) -> Result<(i64, i64), StoreError> {
+    /// The embeddings change counter (triggers bump it on every insert, replace and
+    /// delete, whichever process writes): one indexed lookup instead of a table scan.
+    fn fingerprint(&self) -> Result<i64, StoreError> {
         let conn = self.lock()?;
-        conn.query_row(
-            "SELECT count(*), COALESCE(max(seq), 0) FROM memory_embeddings",
-            [],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )
-        .map_err(|e| self.err(e))
+        let mut stmt = conn
+            .prepare_cached("SELECT value FROM change_counters WHERE name = 'embeddings'")
+            .map_err(|e| self.err(e))?;
+        stmt.query_row([], |r| r.get(0)).map_err(|e| self.err(e))
     }
 
     fn load_index(&self, model: &EmbeddingModel) -> Result<FlatIndex, StoreError> {
@@ -106,23 +106,23 @@ impl SqliteStore {
         }
     }
 
-    /// Fetches memories by seq that pass the filter, keyed by seq.
-    fn fetch_filtered(&self, seqs: &[i64], filter: &MemoryFilter) -> Result<Vec<(i64, Memory)>, StoreError> {
+    /// The hits among `seqs` that pass the filter, keyed by seq.
+    fn fetch_filtered(&self, seqs: &[i64], filter: &MemoryFilter) -> Result<Vec<(i64, SearchHit)>, StoreError> {
         if seqs.is_empty() {
             return Ok(Vec::new());
         }
         let (clause, filter_params) = rows::filter_sql(filter);
         let sql = format!(
             "SELECT {}, m.seq FROM memories m WHERE m.seq IN ({}) AND {clause}",
-            rows::select_list("m"),
+            rows::HIT_COLUMNS,
             vec!["?"; seqs.len()].join(", ")
         );
         let mut params: Vec<Value> = seqs.iter().map(|s| Value::Integer(*s)).collect();
         params.extend(filter_params);
         Ok(self
-            .query_with_extra::<i64>(&sql, params)?
+            .query_hits::<i64>(&sql, params)?
             .into_iter()
-            .map(|(memory, seq)| (seq, memory))
+            .map(|(hit, seq)| (seq, hit))
             .collect())
     }
 
@@ -140,14 +140,14 @@ impl SqliteStore {
         Ok(seqs)
     }
 
-    /// Orders fetched memories by the index's scores.
-    fn in_score_order(hits: &[(i64, f32)], fetched: Vec<(i64, Memory)>, limit: usize) -> Vec<ScoredMemory> {
-        let mut by_seq: std::collections::HashMap<i64, Memory> = fetched.into_iter().collect();
+    /// Orders fetched hits by the index's scores.
+    fn in_score_order(hits: &[(i64, f32)], fetched: Vec<(i64, SearchHit)>, limit: usize) -> Vec<SearchHit> {
+        let mut by_seq: std::collections::HashMap<i64, SearchHit> = fetched.into_iter().collect();
         hits.iter()
             .filter_map(|(seq, score)| {
-                by_seq.remove(seq).map(|memory| ScoredMemory {
-                    memory,
+                by_seq.remove(seq).map(|hit| SearchHit {
                     score: f64::from(*score),
+                    ..hit
                 })
             })
             .take(limit)
@@ -160,7 +160,7 @@ impl SqliteStore {
         query: &[f32],
         filter: &MemoryFilter,
         limit: usize,
-    ) -> Result<Vec<ScoredMemory>, StoreError> {
+    ) -> Result<Vec<SearchHit>, StoreError> {
         let _span = tracing::debug_span!("store.sqlite.search_vector", limit).entered();
         if limit == 0 || query.len() != model.dim {
             return Ok(Vec::new());
@@ -185,7 +185,7 @@ impl SqliteStore {
         end: DateTime<Utc>,
         filter: &MemoryFilter,
         limit: usize,
-    ) -> Result<Vec<ScoredMemory>, StoreError> {
+    ) -> Result<Vec<SearchHit>, StoreError> {
         let _span = tracing::debug_span!("store.sqlite.search_time", limit).entered();
         if limit == 0 || end <= start {
             return Ok(Vec::new());
@@ -209,7 +209,7 @@ impl SqliteStore {
               WHERE {clause}
               ORDER BY best.distance, m.seq LIMIT ?",
             min = rows::MIN_EVENT_CONFIDENCE,
-            cols = rows::select_list("m")
+            cols = rows::HIT_COLUMNS
         );
         let mid = start + (end - start) / 2;
         let days = (end - start).num_seconds() as f64 / 86_400.0;
@@ -226,11 +226,11 @@ impl SqliteStore {
         params.extend(filter_params);
         params.push(Value::Integer(i64::try_from(limit).unwrap_or(i64::MAX)));
         Ok(self
-            .query_with_extra::<f64>(&sql, params)?
+            .query_hits::<f64>(&sql, params)?
             .into_iter()
-            .map(|(memory, distance)| ScoredMemory {
-                memory,
+            .map(|(hit, distance)| SearchHit {
                 score: (1.0 - distance / half_days).clamp(0.0, 1.0),
+                ..hit
             })
             .collect())
     }

@@ -1,0 +1,442 @@
+//! The BERT encoder for one short text on plain f32 slices: subcog's query path. A crate of
+//! its own so it is compiled optimized in test builds too.
+//!
+//! candle's batched matrix kernel repacks every weight matrix on every call; for one short
+//! text (a dozen tokens) that copy of 42 MB of weights is most of the work. Here each
+//! linear layer streams its weight rows once and takes their dot products with the few
+//! token rows held in cache, compiled for AVX2/FMA when the CPU has it (chosen at run
+//! time). Same arithmetic as sentence-transformers: exact erf GELU, LayerNorm, softmax
+//! attention, mean pooling, L2 norm; the tests hold both paths to the reference vectors.
+//! Batches and long texts stay on candle, which is faster there.
+
+use candle_core::safetensors::MmapedSafetensors;
+use candle_core::{DType, Device};
+
+/// Most tokens a text may have to take this path (beyond, candle's kernel wins).
+pub const MAX_TOKENS: usize = 64;
+
+/// A dense layer: `y = x·Wᵀ + b`, `W` row-major `[outputs, inputs]`.
+struct Dense {
+    weight: Vec<f32>,
+    bias: Vec<f32>,
+    inputs: usize,
+    /// Apply GELU to the outputs (the intermediate layer), on the threads that made them.
+    gelu: bool,
+}
+
+/// LayerNorm parameters.
+struct Norm {
+    gain: Vec<f32>,
+    bias: Vec<f32>,
+}
+
+/// One transformer layer.
+struct Layer {
+    /// Query, key and value stacked: one pass over the three weight matrices.
+    qkv: Dense,
+    attention_out: Dense,
+    attention_norm: Norm,
+    up: Dense,
+    down: Dense,
+    output_norm: Norm,
+}
+
+/// The encoder's weights, copied out of the safetensors file (word embeddings are read from
+/// the mapped file: only the rows of a text's tokens are ever touched).
+pub struct Encoder {
+    file: MmapedSafetensors,
+    hidden: usize,
+    heads: usize,
+    eps: f32,
+    positions: Vec<f32>,
+    token_type: Vec<f32>,
+    embedding_norm: Norm,
+    layers: Vec<Layer>,
+}
+
+impl Encoder {
+    /// Whether this CPU runs the fast path (FMA is needed for speed and for results that
+    /// do not depend on the machine); otherwise candle does all the work.
+    pub fn supported() -> bool {
+        #[cfg(target_arch = "x86_64")]
+        {
+            std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
+        }
+        #[cfg(target_arch = "aarch64")]
+        {
+            true
+        }
+        #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+        {
+            false
+        }
+    }
+
+    /// Reads the weights of a BERT model with `layers` layers and `heads` attention heads.
+    pub fn load(
+        file: MmapedSafetensors,
+        layers: usize,
+        heads: usize,
+        hidden: usize,
+        eps: f64,
+    ) -> candle_core::Result<Self> {
+        let vec = |name: &str| -> candle_core::Result<Vec<f32>> {
+            file.load(name, &Device::Cpu)?
+                .to_dtype(DType::F32)?
+                .flatten_all()?
+                .to_vec1::<f32>()
+        };
+        let dense = |prefix: &str| -> candle_core::Result<Dense> {
+            let weight = vec(&format!("{prefix}.weight"))?;
+            let bias = vec(&format!("{prefix}.bias"))?;
+            let inputs = if bias.is_empty() { 0 } else { weight.len() / bias.len() };
+            if inputs == 0 || inputs * bias.len() != weight.len() {
+                return Err(candle_core::Error::Msg(format!("{prefix}: weight and bias disagree")));
+            }
+            Ok(Dense {
+                weight,
+                bias,
+                inputs,
+                gelu: prefix.ends_with("intermediate.dense"),
+            })
+        };
+        let norm = |prefix: &str| -> candle_core::Result<Norm> {
+            Ok(Norm {
+                gain: vec(&format!("{prefix}.weight"))?,
+                bias: vec(&format!("{prefix}.bias"))?,
+            })
+        };
+        let mut stack = Vec::with_capacity(layers);
+        for i in 0..layers {
+            let p = format!("encoder.layer.{i}");
+            stack.push(Layer {
+                qkv: stacked([
+                    dense(&format!("{p}.attention.self.query"))?,
+                    dense(&format!("{p}.attention.self.key"))?,
+                    dense(&format!("{p}.attention.self.value"))?,
+                ])?,
+                attention_out: dense(&format!("{p}.attention.output.dense"))?,
+                attention_norm: norm(&format!("{p}.attention.output.LayerNorm"))?,
+                up: dense(&format!("{p}.intermediate.dense"))?,
+                down: dense(&format!("{p}.output.dense"))?,
+                output_norm: norm(&format!("{p}.output.LayerNorm"))?,
+            });
+        }
+        let encoder = Encoder {
+            positions: vec("embeddings.position_embeddings.weight")?,
+            token_type: vec("embeddings.token_type_embeddings.weight")?,
+            embedding_norm: norm("embeddings.LayerNorm")?,
+            layers: stack,
+            hidden,
+            heads,
+            eps: eps as f32,
+            file,
+        };
+        let word = encoder.file.get("embeddings.word_embeddings.weight")?;
+        if DType::try_from(word.dtype()).ok() != Some(DType::F32) || word.shape().get(1) != Some(&hidden) {
+            return Err(candle_core::Error::Msg(
+                "word embeddings are not f32 rows of the hidden size".into(),
+            ));
+        }
+        if hidden == 0 || heads == 0 || !hidden.is_multiple_of(heads) {
+            return Err(candle_core::Error::Msg("hidden size not divisible by heads".into()));
+        }
+        Ok(encoder)
+    }
+
+    /// The unit-length mean-pooled embedding of one tokenized text (no padding).
+    pub fn embed(&self, ids: &[u32]) -> Result<Vec<f32>, String> {
+        pulp::Arch::new().dispatch(Forward { encoder: self, ids })
+    }
+
+    #[inline(always)]
+    fn forward<S: pulp::Simd>(&self, simd: S, ids: &[u32]) -> Result<Vec<f32>, String> {
+        let (h, n) = (self.hidden, ids.len());
+        if n == 0 || n > MAX_TOKENS || n * h > self.positions.len() {
+            return Err(format!("{n} tokens is outside this path's range"));
+        }
+        let word = self
+            .file
+            .get("embeddings.word_embeddings.weight")
+            .map_err(|e| e.to_string())?;
+        let table = word.data();
+        let mut x = vec![0.0f32; n * h];
+        for (t, &id) in ids.iter().enumerate() {
+            let bytes = (id as usize)
+                .checked_mul(h * 4)
+                .and_then(|start| table.get(start..start.checked_add(h * 4)?))
+                .ok_or_else(|| format!("token id {id} outside the vocabulary"))?;
+            let row = &mut x[t * h..(t + 1) * h];
+            for (k, v) in row.iter_mut().enumerate() {
+                let b = [bytes[4 * k], bytes[4 * k + 1], bytes[4 * k + 2], bytes[4 * k + 3]];
+                *v = f32::from_le_bytes(b) + self.positions[t * h + k] + self.token_type[k];
+            }
+        }
+        layer_norm(&mut x, h, &self.embedding_norm, self.eps);
+        let heads = self.heads;
+        let d = h / heads;
+        let scale = 1.0 / (d as f32).sqrt();
+        let mut qkv = vec![0.0f32; n * 3 * h];
+        let mut ctx = vec![0.0f32; n * h];
+        let mut tmp = vec![0.0f32; n * h];
+        let mut scores = vec![0.0f32; n];
+        for layer in &self.layers {
+            dense(simd, &x, n, &layer.qkv, &mut qkv);
+            // Row i of qkv: the query, key and value of token i, side by side.
+            let at = |i: usize, part: usize, off: usize| (i * 3 + part) * h + off;
+            for head in 0..heads {
+                let off = head * d;
+                for i in 0..n {
+                    let qi = &qkv[at(i, 0, off)..at(i, 0, off) + d];
+                    let mut max = f32::NEG_INFINITY;
+                    for (j, s) in scores.iter_mut().enumerate() {
+                        *s = dot(simd, qi, &qkv[at(j, 1, off)..at(j, 1, off) + d]) * scale;
+                        max = max.max(*s);
+                    }
+                    let mut sum = 0.0;
+                    for s in scores.iter_mut() {
+                        *s = (*s - max).exp();
+                        sum += *s;
+                    }
+                    let out = &mut ctx[i * h + off..i * h + off + d];
+                    out.fill(0.0);
+                    for (j, s) in scores.iter().enumerate() {
+                        let p = s / sum;
+                        for (o, vj) in out.iter_mut().zip(&qkv[at(j, 2, off)..at(j, 2, off) + d]) {
+                            *o = p.mul_add(*vj, *o);
+                        }
+                    }
+                }
+            }
+            dense(simd, &ctx, n, &layer.attention_out, &mut tmp);
+            for (t, xi) in tmp.iter_mut().zip(&x) {
+                *t += xi;
+            }
+            layer_norm(&mut tmp, h, &layer.attention_norm, self.eps);
+            std::mem::swap(&mut x, &mut tmp);
+            let wide = layer.up.bias.len();
+            let mut inner = vec![0.0f32; n * wide];
+            dense(simd, &x, n, &layer.up, &mut inner);
+            dense(simd, &inner, n, &layer.down, &mut tmp);
+            for (t, xi) in tmp.iter_mut().zip(&x) {
+                *t += xi;
+            }
+            layer_norm(&mut tmp, h, &layer.output_norm, self.eps);
+            std::mem::swap(&mut x, &mut tmp);
+        }
+        let mut mean = vec![0.0f32; h];
+        for row in x.chunks_exact(h) {
+            for (m, r) in mean.iter_mut().zip(row) {
+                *m += r;
+            }
+        }
+        let norm = mean.iter().map(|m| m * m).sum::<f32>().sqrt();
+        if !(norm > 0.0 && norm.is_finite()) {
+            return Err("the embedding has no direction".into());
+        }
+        // The mean's 1/n cancels in the normalization.
+        Ok(mean.into_iter().map(|m| m / norm).collect())
+    }
+}
+
+/// Stacks dense layers of the same input width into one (outputs side by side).
+fn stacked(parts: [Dense; 3]) -> candle_core::Result<Dense> {
+    let inputs = parts[0].inputs;
+    if parts.iter().any(|p| p.inputs != inputs) {
+        return Err(candle_core::Error::Msg("query, key and value widths differ".into()));
+    }
+    Ok(Dense {
+        weight: parts.iter().flat_map(|p| p.weight.iter().copied()).collect(),
+        bias: parts.iter().flat_map(|p| p.bias.iter().copied()).collect(),
+        inputs,
+        gelu: false,
+    })
+}
+
+/// The forward pass as a pulp operation: everything it calls is inlined into a copy
+/// compiled for the CPU's vector extensions (a closure would not be).
+struct Forward<'a> {
+    encoder: &'a Encoder,
+    ids: &'a [u32],
+}
+
+impl pulp::WithSimd for Forward<'_> {
+    type Output = Result<Vec<f32>, String>;
+
+    #[inline(always)]
+    fn with_simd<S: pulp::Simd>(self, simd: S) -> Self::Output {
+        self.encoder.forward(simd, self.ids)
+    }
+}
+
+/// `out[i] = x[i]·Wᵀ + b` for the `rows` rows of `x`: the two halves of the outputs on two
+/// threads (each streams half the weights), each half under its own SIMD dispatch.
+#[inline(always)]
+fn dense<S: pulp::Simd>(simd: S, x: &[f32], rows: usize, layer: &Dense, out: &mut [f32]) {
+    let outputs = layer.bias.len();
+    if rayon::current_num_threads() < 2 || outputs < 64 {
+        dense_cols(simd, x, rows, layer, 0..outputs, out);
+        return;
+    }
+    let half = (outputs / 2) & !1;
+    let (mut left, mut right) = (vec![0.0f32; rows * half], vec![0.0f32; rows * (outputs - half)]);
+    rayon::join(
+        || {
+            pulp::Arch::new().dispatch(Cols {
+                x,
+                rows,
+                layer,
+                cols: 0..half,
+                out: &mut left,
+            })
+        },
+        || {
+            pulp::Arch::new().dispatch(Cols {
+                x,
+                rows,
+                layer,
+                cols: half..outputs,
+                out: &mut right,
+            })
+        },
+    );
+    for (i, row) in out.chunks_exact_mut(outputs).enumerate().take(rows) {
+        row[..half].copy_from_slice(&left[i * half..(i + 1) * half]);
+        row[half..].copy_from_slice(&right[i * (outputs - half)..(i + 1) * (outputs - half)]);
+    }
+}
+
+/// One thread's share of [`dense`] as a pulp operation.
+struct Cols<'a> {
+    x: &'a [f32],
+    rows: usize,
+    layer: &'a Dense,
+    cols: std::ops::Range<usize>,
+    out: &'a mut [f32],
+}
+
+impl pulp::WithSimd for Cols<'_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn with_simd<S: pulp::Simd>(self, simd: S) {
+        dense_cols(simd, self.x, self.rows, self.layer, self.cols, self.out);
+    }
+}
+
+/// Outputs `cols` of [`dense`] into `out`, `rows × cols.len()`. Each weight row is read
+/// once and meets every token row while it is in cache; a block of two weight rows and
+/// four token rows keeps eight independent multiply-add chains in flight.
+#[inline(always)]
+fn dense_cols<S: pulp::Simd>(
+    simd: S,
+    x: &[f32],
+    rows: usize,
+    layer: &Dense,
+    cols: std::ops::Range<usize>,
+    out: &mut [f32],
+) {
+    let k = layer.inputs;
+    let width = cols.len();
+    let row = |i: usize| &x[i * k..(i + 1) * k];
+    let weight = |j: usize| &layer.weight[j * k..(j + 1) * k];
+    let bias = |j: usize| layer.bias[j];
+    let mut j = cols.start;
+    while j + 2 <= cols.end {
+        let (w0, w1) = (weight(j), weight(j + 1));
+        let c = j - cols.start;
+        let mut i = 0;
+        while i + 4 <= rows {
+            let s = dot2x4(simd, [w0, w1], [row(i), row(i + 1), row(i + 2), row(i + 3)]);
+            for (r, (a, b)) in s[0].iter().zip(&s[1]).enumerate() {
+                out[(i + r) * width + c] = a + bias(j);
+                out[(i + r) * width + c + 1] = b + bias(j + 1);
+            }
+            i += 4;
+        }
+        for i in i..rows {
+            out[i * width + c] = dot(simd, w0, row(i)) + bias(j);
+            out[i * width + c + 1] = dot(simd, w1, row(i)) + bias(j + 1);
+        }
+        j += 2;
+    }
+    for j in j..cols.end {
+        for i in 0..rows {
+            out[i * width + j - cols.start] = dot(simd, weight(j), row(i)) + bias(j);
+        }
+    }
+    if layer.gelu {
+        for v in out.iter_mut() {
+            *v = gelu(*v);
+        }
+    }
+}
+
+/// Dot products of two weight rows with four token rows, all of one length.
+#[inline(always)]
+fn dot2x4<S: pulp::Simd>(simd: S, w: [&[f32]; 2], x: [&[f32]; 4]) -> [[f32; 4]; 2] {
+    let (w0, w0t) = S::as_simd_f32s(w[0]);
+    let (w1, w1t) = S::as_simd_f32s(w[1]);
+    let (a, at) = S::as_simd_f32s(x[0]);
+    let (b, bt) = S::as_simd_f32s(x[1]);
+    let (c, ct) = S::as_simd_f32s(x[2]);
+    let (d, dt) = S::as_simd_f32s(x[3]);
+    let zero = simd.splat_f32s(0.0);
+    let mut p = [zero; 4];
+    let mut q = [zero; 4];
+    for (((((u, v), ai), bi), ci), di) in w0.iter().zip(w1).zip(a).zip(b).zip(c).zip(d) {
+        p[0] = simd.mul_add_f32s(*u, *ai, p[0]);
+        q[0] = simd.mul_add_f32s(*v, *ai, q[0]);
+        p[1] = simd.mul_add_f32s(*u, *bi, p[1]);
+        q[1] = simd.mul_add_f32s(*v, *bi, q[1]);
+        p[2] = simd.mul_add_f32s(*u, *ci, p[2]);
+        q[2] = simd.mul_add_f32s(*v, *ci, q[2]);
+        p[3] = simd.mul_add_f32s(*u, *di, p[3]);
+        q[3] = simd.mul_add_f32s(*v, *di, q[3]);
+    }
+    let tail = |w: &[f32], t: &[f32]| w.iter().zip(t).map(|(m, n)| m * n).sum::<f32>();
+    let tails = [at, bt, ct, dt];
+    let mut out = [[0.0f32; 4]; 2];
+    for r in 0..4 {
+        out[0][r] = simd.reduce_sum_f32s(p[r]) + tail(w0t, tails[r]);
+        out[1][r] = simd.reduce_sum_f32s(q[r]) + tail(w1t, tails[r]);
+    }
+    out
+}
+
+/// Dot product with fused multiply-adds, two independent accumulators.
+#[inline(always)]
+fn dot<S: pulp::Simd>(simd: S, a: &[f32], b: &[f32]) -> f32 {
+    let (av, at) = S::as_simd_f32s(a);
+    let (bv, bt) = S::as_simd_f32s(b);
+    let zero = simd.splat_f32s(0.0);
+    let (mut s0, mut s1) = (zero, zero);
+    let mut pairs = av.chunks_exact(2).zip(bv.chunks_exact(2));
+    for (x, y) in pairs.by_ref() {
+        s0 = simd.mul_add_f32s(x[0], y[0], s0);
+        s1 = simd.mul_add_f32s(x[1], y[1], s1);
+    }
+    if let (true, Some(x), Some(y)) = (av.len() % 2 == 1, av.last(), bv.last()) {
+        s0 = simd.mul_add_f32s(*x, *y, s0);
+    }
+    simd.reduce_sum_f32s(simd.add_f32s(s0, s1)) + at.iter().zip(bt).map(|(p, q)| p * q).sum::<f32>()
+}
+
+/// LayerNorm over each row of `h` values, in place.
+#[inline(always)]
+fn layer_norm(x: &mut [f32], h: usize, norm: &Norm, eps: f32) {
+    for row in x.chunks_exact_mut(h) {
+        let mean = row.iter().sum::<f32>() / h as f32;
+        let var = row.iter().map(|v| (v - mean) * (v - mean)).sum::<f32>() / h as f32;
+        let inv = 1.0 / (var + eps).sqrt();
+        for ((v, g), b) in row.iter_mut().zip(&norm.gain).zip(&norm.bias) {
+            *v = (*v - mean) * inv * g + b;
+        }
+    }
+}
+
+/// GELU with the exact error function, as BERT was trained.
+#[inline(always)]
+fn gelu(x: f32) -> f32 {
+    0.5 * x * (1.0 + libm::erff(x * std::f32::consts::FRAC_1_SQRT_2))
+}
