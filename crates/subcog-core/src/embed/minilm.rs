@@ -9,9 +9,9 @@ use candle_nn::VarBuilder;
 use candle_transformers::models::bert::{BertModel, Config, HiddenAct};
 use tokenizers::{PaddingParams, PaddingStrategy, Tokenizer, TruncationParams, TruncationStrategy};
 
-use subcog_encoder::Encoder;
 use super::install::{MINILM_ID, verify_quick};
 use super::{EmbedError, Embedder, EmbeddingModel};
+use subcog_encoder::Encoder;
 
 /// sentence-transformers' `max_seq_length` for this model.
 pub const MAX_TOKENS: usize = 256;
@@ -265,11 +265,7 @@ mod tests {
         ] {
             let ids = model.tokenizer.encode(text, true).expect("tokenizes");
             let ids = ids.get_ids();
-            assert!(
-                ids.len() <= subcog_encoder::MAX_TOKENS,
-                "{text}: {} tokens",
-                ids.len()
-            );
+            assert!(ids.len() <= subcog_encoder::MAX_TOKENS, "{text}: {} tokens", ids.len());
             let ours = fast.embed(ids).expect("fast path");
             let theirs = model.forward(&[text]).expect("candle").remove(0);
             let c = cosine(&ours, &theirs);
