@@ -111,21 +111,28 @@ enum Channel {
 impl Subcog {
     /// Searches every scope the filter allows and fuses the channels.
     pub fn recall(&self, query: &RecallQuery) -> Result<RecallResult> {
-        let Some(embedder) = self.embedder().filter(|_| !query_terms(&query.query).is_empty()) else {
+        if !self.config.embedding.enabled || query_terms(&query.query).is_empty() {
             return self.search(query, &mut || None);
-        };
-        // The keyword and time channels search on another thread while this one embeds the
-        // query (most of a warm recall's time; the model's buffers are warm on this thread).
+        }
+        // The keyword and time channels search, and the vector index loads, on another
+        // thread while this one loads the model (in a fresh process) and embeds the query:
+        // for a hook those are most of its time, and they overlap.
         let (send, receive) = std::sync::mpsc::sync_channel(1);
         std::thread::scope(|scope| {
-            let search = scope.spawn(move || self.search(query, &mut || receive.recv().ok().flatten()));
-            let (vector, failure) = match embedder.embed_one(&query.query) {
-                Ok(v) => (Some((embedder.model().clone(), v)), None),
+            let search = scope.spawn(move || {
+                self.search(query, &mut || {
+                    self.prepare_vectors();
+                    receive.recv().ok().flatten()
+                })
+            });
+            let (vector, failure) = match self.embedder().map(|e| (e.embed_one(&query.query), e)) {
+                Some((Ok(v), embedder)) => (Some((embedder.model().clone(), v)), None),
                 // A failed query embedding degrades recall to keywords; it never fails it.
-                Err(err) => {
+                Some((Err(err), _)) => {
                     tracing::warn!(error = %err, "query embedding failed; keyword recall only");
                     (None, Some(err.to_string()))
                 }
+                None => (None, None),
             };
             // The search may have ended early (an error); then nobody listens.
             let _ = send.send(vector);
@@ -136,6 +143,20 @@ impl Subcog {
             }
             Ok(result)
         })
+    }
+
+    /// Loads the stores' vector indexes unless the embedder is known to be missing (then no
+    /// vector search follows). Failures only cost the head start: the search reports them.
+    fn prepare_vectors(&self) {
+        if self.embedder_known_missing() {
+            return;
+        }
+        let _span = tracing::debug_span!("recall.prepare_vectors").entered();
+        for (_, store) in self.existing_stores().unwrap_or_default() {
+            if let Err(e) = store.prepare_vectors() {
+                tracing::debug!(error = %e, "vector index not loaded ahead");
+            }
+        }
     }
 
     /// Recall with a query vector computed by the caller (batch evaluation, benchmarks

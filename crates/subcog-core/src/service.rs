@@ -159,6 +159,11 @@ impl Subcog {
         Ok(Some((embedder.model().clone(), vectors)))
     }
 
+    /// Whether loading the embedder was tried and failed (without trying it).
+    pub(crate) fn embedder_known_missing(&self) -> bool {
+        matches!(self.embedder.get(), Some(EmbedderState::Unavailable(_)))
+    }
+
     /// The embedder when one is available.
     pub fn embedder(&self) -> Option<Arc<dyn Embedder>> {
         match self.embedder_state() {

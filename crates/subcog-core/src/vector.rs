@@ -125,19 +125,34 @@ impl FlatIndex {
     }
 }
 
-/// Appends `v` as i8 codes (rounded `v / scale`) and says how it was rounded.
+/// Appends `v` as i8 codes (rounded `v / scale`) and says how it was rounded. Written so
+/// the compiler vectorizes it (an index load quantizes every stored vector): rounding by
+/// the 1.5·2²³ trick instead of a `roundf` call per element, sums in eight lanes.
 fn quantize_into(v: &[f32], out: &mut Vec<i8>) -> Quantized {
+    const ROUND: f32 = 12_582_912.0;
     let max = v.iter().fold(0.0f32, |m, x| m.max(x.abs()));
     let scale = if max > 0.0 && max.is_finite() { max / 127.0 } else { 0.0 };
-    let (mut err, mut norm) = (0.0f32, 0.0f32);
-    out.extend(v.iter().map(|&x| {
-        // In [-127, 127] by construction; the cast saturates anyway.
-        let c = if scale == 0.0 { 0 } else { (x / scale).round() as i8 };
+    let inv = if scale > 0.0 { 1.0 / scale } else { 0.0 };
+    let start = out.len();
+    // |x·inv| <= 127 (plus rounding), far inside the range where the trick is exact.
+    out.extend(v.iter().map(|&x| (((x * inv) + ROUND) - ROUND) as i32 as i8));
+    let codes = out.get(start..).unwrap_or_default();
+    let (mut err, mut norm) = ([0.0f32; 8], [0.0f32; 8]);
+    let (xs, cs) = (v.chunks_exact(8), codes.chunks_exact(8));
+    let tail = xs.remainder().iter().zip(cs.remainder());
+    for (x8, c8) in xs.zip(cs) {
+        for k in 0..8 {
+            let e = x8[k] - f32::from(c8[k]) * scale;
+            err[k] += e * e;
+            norm[k] += x8[k] * x8[k];
+        }
+    }
+    let (mut err, mut norm) = (err.iter().sum::<f32>(), norm.iter().sum::<f32>());
+    for (&x, &c) in tail {
         let e = x - f32::from(c) * scale;
         err += e * e;
         norm += x * x;
-        c
-    }));
+    }
     Quantized {
         scale,
         error_norm: err.sqrt(),

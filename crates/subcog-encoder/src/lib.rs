@@ -10,7 +10,7 @@
 //! Batches and long texts stay on candle, which is faster there.
 
 use candle_core::safetensors::MmapedSafetensors;
-use candle_core::{DType, Device};
+use candle_core::DType;
 
 /// Most tokens a text may have to take this path (beyond, candle's kernel wins).
 pub const MAX_TOKENS: usize = 64;
@@ -80,24 +80,44 @@ impl Encoder {
         hidden: usize,
         eps: f64,
     ) -> candle_core::Result<Self> {
-        let vec = |name: &str| -> candle_core::Result<Vec<f32>> {
-            file.load(name, &Device::Cpu)?
-                .to_dtype(DType::F32)?
-                .flatten_all()?
-                .to_vec1::<f32>()
+        // One copy straight out of the mapping (candle's `load` then `to_vec1` made two).
+        let append = |out: &mut Vec<f32>, name: &str| -> candle_core::Result<()> {
+            let view = file.get(name)?;
+            if DType::try_from(view.dtype()).ok() != Some(DType::F32) {
+                return Err(candle_core::Error::Msg(format!("{name} is not f32")));
+            }
+            out.extend(
+                view.data()
+                    .chunks_exact(4)
+                    .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+            );
+            Ok(())
         };
-        let dense = |prefix: &str| -> candle_core::Result<Dense> {
-            let weight = vec(&format!("{prefix}.weight"))?;
-            let bias = vec(&format!("{prefix}.bias"))?;
-            let inputs = if bias.is_empty() { 0 } else { weight.len() / bias.len() };
-            if inputs == 0 || inputs * bias.len() != weight.len() {
-                return Err(candle_core::Error::Msg(format!("{prefix}: weight and bias disagree")));
+        let vec = |name: &str| -> candle_core::Result<Vec<f32>> {
+            let mut out = Vec::new();
+            append(&mut out, name)?;
+            Ok(out)
+        };
+        // Several projections of the same input read as one (query, key and value).
+        let dense = |prefixes: &[&str]| -> candle_core::Result<Dense> {
+            let (mut weight, mut bias) = (Vec::new(), Vec::new());
+            let mut inputs = 0;
+            for prefix in prefixes {
+                let (w0, b0) = (weight.len(), bias.len());
+                append(&mut weight, &format!("{prefix}.weight"))?;
+                append(&mut bias, &format!("{prefix}.bias"))?;
+                let (w, b) = (weight.len() - w0, bias.len() - b0);
+                let width = if b == 0 { 0 } else { w / b };
+                if width == 0 || width * b != w || (inputs != 0 && width != inputs) {
+                    return Err(candle_core::Error::Msg(format!("{prefix}: weight and bias disagree")));
+                }
+                inputs = width;
             }
             Ok(Dense {
                 weight,
                 bias,
                 inputs,
-                gelu: prefix.ends_with("intermediate.dense"),
+                gelu: prefixes.iter().any(|p| p.ends_with("intermediate.dense")),
             })
         };
         let norm = |prefix: &str| -> candle_core::Result<Norm> {
@@ -110,15 +130,15 @@ impl Encoder {
         for i in 0..layers {
             let p = format!("encoder.layer.{i}");
             stack.push(Layer {
-                qkv: stacked([
-                    dense(&format!("{p}.attention.self.query"))?,
-                    dense(&format!("{p}.attention.self.key"))?,
-                    dense(&format!("{p}.attention.self.value"))?,
+                qkv: dense(&[
+                    &format!("{p}.attention.self.query"),
+                    &format!("{p}.attention.self.key"),
+                    &format!("{p}.attention.self.value"),
                 ])?,
-                attention_out: dense(&format!("{p}.attention.output.dense"))?,
+                attention_out: dense(&[&format!("{p}.attention.output.dense")])?,
                 attention_norm: norm(&format!("{p}.attention.output.LayerNorm"))?,
-                up: dense(&format!("{p}.intermediate.dense"))?,
-                down: dense(&format!("{p}.output.dense"))?,
+                up: dense(&[&format!("{p}.intermediate.dense")])?,
+                down: dense(&[&format!("{p}.output.dense")])?,
                 output_norm: norm(&format!("{p}.output.LayerNorm"))?,
             });
         }
@@ -239,19 +259,6 @@ impl Encoder {
     }
 }
 
-/// Stacks dense layers of the same input width into one (outputs side by side).
-fn stacked(parts: [Dense; 3]) -> candle_core::Result<Dense> {
-    let inputs = parts[0].inputs;
-    if parts.iter().any(|p| p.inputs != inputs) {
-        return Err(candle_core::Error::Msg("query, key and value widths differ".into()));
-    }
-    Ok(Dense {
-        weight: parts.iter().flat_map(|p| p.weight.iter().copied()).collect(),
-        bias: parts.iter().flat_map(|p| p.bias.iter().copied()).collect(),
-        inputs,
-        gelu: false,
-    })
-}
 
 /// The forward pass as a pulp operation: everything it calls is inlined into a copy
 /// compiled for the CPU's vector extensions (a closure would not be).

@@ -3,6 +3,7 @@
 //! erf GELU, mean pooling over the attention mask, L2 normalization.
 
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use candle_core::{DType, Device, Tensor};
 use candle_nn::VarBuilder;
@@ -22,7 +23,10 @@ const BATCH_TEXTS: usize = 32;
 
 /// The default embedder.
 pub struct MiniLm {
-    model: BertModel,
+    /// candle's model, for batches and long texts; loaded on first use, because copying its
+    /// 90 MB of weights is most of a load and a hook or a query never needs it.
+    model: OnceLock<Result<BertModel, String>>,
+    config: Config,
     /// The single-text path, when this CPU supports it.
     fast: Option<Encoder>,
     tokenizer: Tokenizer,
@@ -69,17 +73,10 @@ impl MiniLm {
             pad_token: "[PAD]".into(),
             ..Default::default()
         }));
-        let device = Device::Cpu;
-        let weights = dir.join("model.safetensors");
-        // SAFETY: the file is memory-mapped read-only. subcog installs it atomically (write
-        // to a temporary name, verify its hash, rename) and never modifies it in place; a
-        // user truncating it while we run is the one way to break the mapping.
-        #[allow(unsafe_code)]
-        let vb = unsafe { VarBuilder::from_mmaped_safetensors(&[weights], DType::F32, &device) }
-            .map_err(|e| corrupt(format!("model.safetensors: {e}")))?;
-        let model = BertModel::load(vb, &config).map_err(|e| corrupt(format!("weights: {e}")))?;
         let fast = if Encoder::supported() {
-            // SAFETY: as above.
+            // SAFETY: the file is memory-mapped read-only. subcog installs it atomically
+            // (write to a temporary name, verify its hash, rename) and never modifies it in
+            // place; a user truncating it while we run is the one way to break the mapping.
             #[allow(unsafe_code)]
             let file = unsafe { candle_core::safetensors::MmapedSafetensors::new(dir.join("model.safetensors")) }
                 .map_err(|e| corrupt(format!("model.safetensors: {e}")))?;
@@ -96,16 +93,40 @@ impl MiniLm {
         } else {
             None
         };
-        Ok(MiniLm {
-            model,
+        let hidden_size = config.hidden_size;
+        let model = MiniLm {
+            model: OnceLock::new(),
+            config,
             fast,
             tokenizer,
-            device,
+            device: Device::Cpu,
             identity: EmbeddingModel {
                 id: MINILM_ID.to_string(),
-                dim: config.hidden_size,
+                dim: hidden_size,
             },
             dir: dir.to_path_buf(),
+        };
+        if model.fast.is_none() {
+            // Every embedding goes through candle: load it now, so a bad file fails here.
+            model.bert()?;
+        }
+        Ok(model)
+    }
+
+    /// candle's model, loaded on first use.
+    fn bert(&self) -> Result<&BertModel, EmbedError> {
+        let loaded = self.model.get_or_init(|| {
+            let _span = tracing::info_span!("embed.load_batch_model").entered();
+            let weights = self.dir.join("model.safetensors");
+            // SAFETY: as for the encoder's mapping in `load`.
+            #[allow(unsafe_code)]
+            let vb = unsafe { VarBuilder::from_mmaped_safetensors(&[weights], DType::F32, &self.device) }
+                .map_err(|e| format!("model.safetensors: {e}"))?;
+            BertModel::load(vb, &self.config).map_err(|e| format!("weights: {e}"))
+        });
+        loaded.as_ref().map_err(|message| EmbedError::Corrupt {
+            path: self.dir.clone(),
+            message: message.clone(),
         })
     }
 
@@ -123,7 +144,7 @@ impl MiniLm {
         let ids = Tensor::from_vec(ids, (n, len), &self.device).map_err(|e| err(&e))?;
         let mask = Tensor::from_vec(mask, (n, len), &self.device).map_err(|e| err(&e))?;
         let type_ids = ids.zeros_like().map_err(|e| err(&e))?;
-        let hidden = self.model.forward(&ids, &type_ids, Some(&mask)).map_err(|e| err(&e))?;
+        let hidden = self.bert()?.forward(&ids, &type_ids, Some(&mask)).map_err(|e| err(&e))?;
         // Mean over real tokens: sum(hidden * mask) / sum(mask), then unit length.
         let mask = mask
             .to_dtype(DType::F32)

@@ -337,6 +337,13 @@ pub trait Store: Send + Sync {
         limit: usize,
     ) -> Result<Vec<SearchHit>, StoreError>;
 
+    /// Loads what a vector search will need (the index of the model most vectors belong
+    /// to), so a recall can do it while the query is being embedded. A no-op for stores
+    /// that keep nothing in memory.
+    fn prepare_vectors(&self) -> Result<(), StoreError> {
+        Ok(())
+    }
+
     /// Memories created in `[start, end)` after filtering, closest to the middle first;
     /// the score is 1 at the middle and falls toward the ends.
     fn search_time(

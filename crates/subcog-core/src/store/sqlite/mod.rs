@@ -559,6 +559,10 @@ impl Store for SqliteStore {
         self.search_vector_impl(model, query, filter, limit)
     }
 
+    fn prepare_vectors(&self) -> Result<(), StoreError> {
+        self.prepare_vectors_impl()
+    }
+
     fn search_time(
         &self,
         start: DateTime<Utc>,

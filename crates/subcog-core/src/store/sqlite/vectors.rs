@@ -75,8 +75,8 @@ impl SqliteStore {
         let mut index = FlatIndex::new(model.dim);
         while let Some(row) = rows.next().map_err(|e| self.err(e))? {
             let seq: i64 = row.get(0).map_err(|e| self.err(e))?;
-            let bytes: Vec<u8> = row.get(1).map_err(|e| self.err(e))?;
-            if let Some(v) = from_bytes(&bytes) {
+            let bytes = row.get_ref(1).and_then(|v| Ok(v.as_blob()?)).map_err(|e| self.err(e))?;
+            if let Some(v) = from_bytes(bytes) {
                 index.push(seq, &v);
             }
         }
@@ -103,6 +103,31 @@ impl SqliteStore {
         match cache.as_ref() {
             Some(c) => Ok(f(&c.index)),
             None => Ok(f(&FlatIndex::new(model.dim))),
+        }
+    }
+
+    /// Loads the index of the model with the most vectors, unless it is loaded already.
+    pub(super) fn prepare_vectors_impl(&self) -> Result<(), StoreError> {
+        let model = {
+            let conn = self.lock()?;
+            let mut stmt = conn
+                .prepare_cached(
+                    "SELECT model_id, dim FROM memory_embeddings GROUP BY model_id, dim
+                     ORDER BY count(*) DESC LIMIT 1",
+                )
+                .map_err(|e| self.err(e))?;
+            stmt.query_row([], |r| {
+                Ok(EmbeddingModel {
+                    id: r.get(0)?,
+                    dim: usize::try_from(r.get::<_, i64>(1)?).unwrap_or(0),
+                })
+            })
+            .optional()
+            .map_err(|e| self.err(e))?
+        };
+        match model {
+            Some(model) if model.dim > 0 => self.with_index(&model, |_| ()),
+            _ => Ok(()),
         }
     }
 
