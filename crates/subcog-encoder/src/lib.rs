@@ -9,15 +9,22 @@
 //! attention, mean pooling, L2 norm; the tests hold both paths to the reference vectors.
 //! Batches and long texts stay on candle, which is faster there.
 
-use candle_core::safetensors::MmapedSafetensors;
 use candle_core::DType;
+use candle_core::safetensors::MmapedSafetensors;
+
+#[cfg(target_arch = "x86_64")]
+mod half;
 
 /// Most tokens a text may have to take this path (beyond, candle's kernel wins).
 pub const MAX_TOKENS: usize = 64;
 
 /// A dense layer: `y = x·Wᵀ + b`, `W` row-major `[outputs, inputs]`.
 struct Dense {
+    /// Empty when the weights are kept as `halves`.
     weight: Vec<f32>,
+    /// The weights as half floats, where the CPU can widen them in the kernel.
+    #[cfg(target_arch = "x86_64")]
+    halves: Option<Vec<half::Half8>>,
     bias: Vec<f32>,
     inputs: usize,
     /// Apply GELU to the outputs (the intermediate layer), on the threads that made them.
@@ -107,14 +114,26 @@ impl Encoder {
                 append(&mut weight, &format!("{prefix}.weight"))?;
                 append(&mut bias, &format!("{prefix}.bias"))?;
                 let (w, b) = (weight.len() - w0, bias.len() - b0);
-                let width = if b == 0 { 0 } else { w / b };
+                let width = w.checked_div(b).unwrap_or(0);
                 if width == 0 || width * b != w || (inputs != 0 && width != inputs) {
                     return Err(candle_core::Error::Msg(format!("{prefix}: weight and bias disagree")));
                 }
                 inputs = width;
             }
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `pack` is compiled for the features `supported` has just found.
+            #[allow(unsafe_code)]
+            let halves = half::supported()
+                .then(|| unsafe { half::pack(&weight, inputs) })
+                .flatten();
+            #[cfg(target_arch = "x86_64")]
+            if halves.is_some() {
+                weight = Vec::new();
+            }
             Ok(Dense {
                 weight,
+                #[cfg(target_arch = "x86_64")]
+                halves,
                 bias,
                 inputs,
                 gelu: prefixes.iter().any(|p| p.ends_with("intermediate.dense")),
@@ -201,7 +220,7 @@ impl Encoder {
         let mut tmp = vec![0.0f32; n * h];
         let mut scores = vec![0.0f32; n];
         for layer in &self.layers {
-            dense(simd, &x, n, &layer.qkv, &mut qkv);
+            dense(&x, n, &layer.qkv, &mut qkv);
             // Row i of qkv: the query, key and value of token i, side by side.
             let at = |i: usize, part: usize, off: usize| (i * 3 + part) * h + off;
             for head in 0..heads {
@@ -228,7 +247,7 @@ impl Encoder {
                     }
                 }
             }
-            dense(simd, &ctx, n, &layer.attention_out, &mut tmp);
+            dense(&ctx, n, &layer.attention_out, &mut tmp);
             for (t, xi) in tmp.iter_mut().zip(&x) {
                 *t += xi;
             }
@@ -236,8 +255,8 @@ impl Encoder {
             std::mem::swap(&mut x, &mut tmp);
             let wide = layer.up.bias.len();
             let mut inner = vec![0.0f32; n * wide];
-            dense(simd, &x, n, &layer.up, &mut inner);
-            dense(simd, &inner, n, &layer.down, &mut tmp);
+            dense(&x, n, &layer.up, &mut inner);
+            dense(&inner, n, &layer.down, &mut tmp);
             for (t, xi) in tmp.iter_mut().zip(&x) {
                 *t += xi;
             }
@@ -259,7 +278,6 @@ impl Encoder {
     }
 }
 
-
 /// The forward pass as a pulp operation: everything it calls is inlined into a copy
 /// compiled for the CPU's vector extensions (a closure would not be).
 struct Forward<'a> {
@@ -279,38 +297,44 @@ impl pulp::WithSimd for Forward<'_> {
 /// `out[i] = x[i]·Wᵀ + b` for the `rows` rows of `x`: the two halves of the outputs on two
 /// threads (each streams half the weights), each half under its own SIMD dispatch.
 #[inline(always)]
-fn dense<S: pulp::Simd>(simd: S, x: &[f32], rows: usize, layer: &Dense, out: &mut [f32]) {
+fn dense(x: &[f32], rows: usize, layer: &Dense, out: &mut [f32]) {
     let outputs = layer.bias.len();
     if rayon::current_num_threads() < 2 || outputs < 64 {
-        dense_cols(simd, x, rows, layer, 0..outputs, out);
+        dense_part(x, rows, layer, 0..outputs, out);
         return;
     }
     let half = (outputs / 2) & !1;
     let (mut left, mut right) = (vec![0.0f32; rows * half], vec![0.0f32; rows * (outputs - half)]);
     rayon::join(
-        || {
-            pulp::Arch::new().dispatch(Cols {
-                x,
-                rows,
-                layer,
-                cols: 0..half,
-                out: &mut left,
-            })
-        },
-        || {
-            pulp::Arch::new().dispatch(Cols {
-                x,
-                rows,
-                layer,
-                cols: half..outputs,
-                out: &mut right,
-            })
-        },
+        || dense_part(x, rows, layer, 0..half, &mut left),
+        || dense_part(x, rows, layer, half..outputs, &mut right),
     );
     for (i, row) in out.chunks_exact_mut(outputs).enumerate().take(rows) {
         row[..half].copy_from_slice(&left[i * half..(i + 1) * half]);
         row[half..].copy_from_slice(&right[i * (outputs - half)..(i + 1) * (outputs - half)]);
     }
+}
+
+/// Outputs `cols` of [`dense`] on this thread, with the kernel the weights are kept for.
+fn dense_part(x: &[f32], rows: usize, layer: &Dense, cols: std::ops::Range<usize>, out: &mut [f32]) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(halves) = &layer.halves {
+        let gelu = layer.gelu.then_some(gelu as fn(f32) -> f32);
+        // SAFETY: halves are only packed when `half::supported()` found AVX2, FMA and F16C
+        // on this CPU, the features `half::dense_cols` is compiled for.
+        #[allow(unsafe_code)]
+        unsafe {
+            half::dense_cols(x, rows, layer.inputs, halves, &layer.bias, cols, out, gelu)
+        };
+        return;
+    }
+    pulp::Arch::new().dispatch(Cols {
+        x,
+        rows,
+        layer,
+        cols,
+        out,
+    });
 }
 
 /// One thread's share of [`dense`] as a pulp operation.

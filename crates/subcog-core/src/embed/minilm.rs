@@ -144,7 +144,10 @@ impl MiniLm {
         let ids = Tensor::from_vec(ids, (n, len), &self.device).map_err(|e| err(&e))?;
         let mask = Tensor::from_vec(mask, (n, len), &self.device).map_err(|e| err(&e))?;
         let type_ids = ids.zeros_like().map_err(|e| err(&e))?;
-        let hidden = self.bert()?.forward(&ids, &type_ids, Some(&mask)).map_err(|e| err(&e))?;
+        let hidden = self
+            .bert()?
+            .forward(&ids, &type_ids, Some(&mask))
+            .map_err(|e| err(&e))?;
         // Mean over real tokens: sum(hidden * mask) / sum(mask), then unit length.
         let mask = mask
             .to_dtype(DType::F32)

@@ -11,10 +11,7 @@ fn counts_like_cl100k() {
     assert_eq!(count("hello world"), 2);
     assert_eq!(count(""), 0);
     assert_eq!(count("Use PostgreSQL for primary storage."), 6);
-    assert_eq!(
-        count("<subcog-context>\n  <memory id=\"01H\" tier=\"hot\">"),
-        18
-    );
+    assert_eq!(count("<subcog-context>\n  <memory id=\"01H\" tier=\"hot\">"), 18);
 }
 
 #[test]

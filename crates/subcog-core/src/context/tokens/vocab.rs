@@ -76,9 +76,7 @@ impl Merger {
                 continue;
             };
             // Stale: the left part is gone or has grown since this pair was seen.
-            if !self.alive.get(left).copied().unwrap_or(false)
-                || self.next.get(right).copied() != Some(end)
-            {
+            if !self.alive.get(left).copied().unwrap_or(false) || self.next.get(right).copied() != Some(end) {
                 continue;
             }
             if let Some(a) = self.alive.get_mut(right) {
