@@ -319,12 +319,11 @@ fn dense(x: &[f32], rows: usize, layer: &Dense, out: &mut [f32]) {
 fn dense_part(x: &[f32], rows: usize, layer: &Dense, cols: std::ops::Range<usize>, out: &mut [f32]) {
     #[cfg(target_arch = "x86_64")]
     if let Some(halves) = &layer.halves {
-        let gelu = layer.gelu.then_some(gelu as fn(f32) -> f32);
         // SAFETY: halves are only packed when `half::supported()` found AVX2, FMA and F16C
         // on this CPU, the features `half::dense_cols` is compiled for.
         #[allow(unsafe_code)]
         unsafe {
-            half::dense_cols(x, rows, layer.inputs, halves, &layer.bias, cols, out, gelu)
+            half::dense_cols(x, rows, layer.inputs, halves, &layer.bias, cols, out, layer.gelu)
         };
         return;
     }
