@@ -71,7 +71,8 @@ pub async fn serve(server: Server, addr: SocketAddr, stop: CancellationToken) ->
     let app = Router::new()
         .nest_service("/mcp", service)
         .layer(middleware::from_fn_with_state(auth, require_token))
-        .route("/health", get(health));
+        .route("/health", get(health))
+        .layer(middleware::map_response(close_after_refusal));
     // The one line a launcher (or a test using port 0) reads to find the server.
     eprintln!("subcog mcp: listening on http://{bound}/mcp");
     axum::serve(listener, app)
@@ -86,6 +87,23 @@ async fn health() -> Response {
         serde_json::json!({"status": "ok", "version": env!("CARGO_PKG_VERSION")}).to_string(),
     )
         .into_response()
+}
+
+/// Marks refusals that leave the request body unread (401, 413) `Connection: close`.
+///
+/// hyper closes such a connection rather than read megabytes it will throw away, but
+/// without this header the client may already have reused it for its next request,
+/// which then fails with a reset instead of getting an answer.
+async fn close_after_refusal(mut response: Response) -> Response {
+    if matches!(
+        response.status(),
+        StatusCode::UNAUTHORIZED | StatusCode::PAYLOAD_TOO_LARGE
+    ) {
+        response
+            .headers_mut()
+            .insert(header::CONNECTION, HeaderValue::from_static("close"));
+    }
+    response
 }
 
 async fn require_token(State(auth): State<Auth>, request: Request, next: Next) -> Response {

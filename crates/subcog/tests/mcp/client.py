@@ -212,8 +212,12 @@ async def http(url, token):
         check(r.status_code == 401 and "bearer" in r.headers.get("www-authenticate", "").lower(), f"no token: {r.status_code}")
         r = await raw.post(url, json=init, headers={**headers, "Authorization": "Bearer wrong"})
         check(r.status_code == 401, f"wrong token: {r.status_code}")
+        check(r.headers.get("connection", "").lower() == "close", f"401 keeps the connection: {r.headers}")
         r = await raw.post(url, content=b"{" + b" " * (5 * 1024 * 1024) + b"}", headers={**headers, "Authorization": f"Bearer {token}", "Content-Type": "application/json"})
         check(r.status_code == 413, f"oversized body: {r.status_code}")
+        # The body was left unread: the server must say it closes the connection, or the
+        # client reuses it and its next request fails with a reset.
+        check(r.headers.get("connection", "").lower() == "close", f"413 keeps the connection: {r.headers}")
         r = await raw.post(url, content=b"{not json", headers={**headers, "Authorization": f"Bearer {token}", "Content-Type": "application/json"})
         check(400 <= r.status_code < 500, f"malformed body: {r.status_code}")
     async with authed(token) as client:
