@@ -42,8 +42,8 @@ pub(crate) fn pack(weight: &[f32], inputs: usize) -> Option<Vec<Half8>> {
 }
 
 /// Outputs `cols` of `y = x·Wᵀ + b` for `rows` token rows of `inputs` values, `out` being
-/// `rows × cols.len()`; GELU on the outputs if `gelu` ([`gelu`]). Blocks of two weight rows and four
-/// token rows, as the f32 kernel.
+/// `rows × cols.len()`; GELU on the outputs if `gelu`. Blocks of two weight rows and
+/// four token rows, as the f32 kernel.
 #[target_feature(enable = "avx2,fma,f16c")]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn dense_cols(
@@ -97,7 +97,7 @@ pub(crate) fn dense_cols(
     }
     if gelu {
         for v in out.iter_mut() {
-            *v = self::gelu(*v);
+            *v = crate::gelu::gelu(*v);
         }
     }
 }
@@ -140,30 +140,6 @@ fn dot2<const R: usize, const S: usize>(w0: &[Half8], w1: &[Half8], x: [&[[f32; 
     out
 }
 
-/// GELU, `x·Φ(x)`, with an erf the compiler vectorizes (libm's `erff` is a call per
-/// value, an eighth of a query's time): Abramowitz and Stegun 7.1.26, absolute error under
-/// 1.5e-7, about f32's own resolution near 1, and `exp` by range reduction to
-/// `2^k·e^r` with a degree-6 polynomial for `e^r` (relative error ~2e-7).
-#[inline(always)]
-fn gelu(x: f32) -> f32 {
-    let z = (x * std::f32::consts::FRAC_1_SQRT_2).abs();
-    let t = 1.0 / (1.0 + 0.327_591_1 * z);
-    let poly = t * (0.254_829_6 + t * (-0.284_496_74 + t * (1.421_413_8 + t * (-1.453_152 + t * 1.061_405_4))));
-    let erf = 1.0 - poly * exp_neg(z * z);
-    0.5 * x * (1.0 + erf.copysign(x))
-}
-
-/// `e^-y` for `y >= 0` (beyond 80 it is 0 to f32's precision for GELU's purpose).
-#[inline(always)]
-fn exp_neg(y: f32) -> f32 {
-    let x = -y.min(80.0);
-    let k = (x * std::f32::consts::LOG2_E).round_ties_even();
-    let r = x - k * std::f32::consts::LN_2;
-    let p = 1.0 + r * (1.0 + r * (0.5 + r * (1.0 / 6.0 + r * (1.0 / 24.0 + r * (1.0 / 120.0 + r * (1.0 / 720.0))))));
-    // 2^k from the exponent bits; k >= -116 here, a normal f32.
-    p * f32::from_bits(((k as i32 + 127) as u32) << 23)
-}
-
 #[target_feature(enable = "avx2,fma,f16c")]
 fn sum(v: __m256) -> f32 {
     let s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps::<1>(v));
@@ -196,22 +172,6 @@ mod tests {
         #[allow(unsafe_code)]
         let packed = unsafe { pack(values, 8) }.expect("whole rows");
         packed.into_iter().flat_map(cast::<Half8, [u16; 8]>).collect()
-    }
-
-    #[test]
-    fn gelu_follows_the_exact_erf() {
-        for i in -2_000..=2_000 {
-            let x = i as f32 / 200.0;
-            let exact = 0.5 * x * (1.0 + libm::erff(x * std::f32::consts::FRAC_1_SQRT_2));
-            assert!(
-                (gelu(x) - exact).abs() <= 2e-6 * (1.0 + x.abs()),
-                "gelu({x}) = {} vs {exact}",
-                gelu(x)
-            );
-        }
-        assert_eq!(gelu(0.0), 0.0);
-        assert_eq!(gelu(-30.0), 0.0);
-        assert_eq!(gelu(30.0), 30.0);
     }
 
     #[test]

@@ -5,15 +5,18 @@
 //! text (a dozen tokens) that copy of 42 MB of weights is most of the work. Here each
 //! linear layer streams its weight rows once and takes their dot products with the few
 //! token rows held in cache, compiled for AVX2/FMA when the CPU has it (chosen at run
-//! time). Same arithmetic as sentence-transformers: exact erf GELU, LayerNorm, softmax
+//! time). Same arithmetic as sentence-transformers: erf GELU (to within 2e-6), LayerNorm, softmax
 //! attention, mean pooling, L2 norm; the tests hold both paths to the reference vectors.
 //! Batches and long texts stay on candle, which is faster there.
 
 use candle_core::DType;
 use candle_core::safetensors::MmapedSafetensors;
 
+mod gelu;
 #[cfg(target_arch = "x86_64")]
 mod half;
+
+use gelu::gelu;
 
 /// Most tokens a text may have to take this path (beyond, candle's kernel wins).
 pub const MAX_TOKENS: usize = 64;
@@ -463,10 +466,4 @@ fn layer_norm(x: &mut [f32], h: usize, norm: &Norm, eps: f32) {
             *v = (*v - mean) * inv * g + b;
         }
     }
-}
-
-/// GELU with the exact error function, as BERT was trained.
-#[inline(always)]
-fn gelu(x: f32) -> f32 {
-    0.5 * x * (1.0 + libm::erff(x * std::f32::consts::FRAC_1_SQRT_2))
 }
