@@ -246,7 +246,7 @@ fn empty_store_huge_memory_and_other_languages() {
 #[test]
 fn locomo_evaluation_meets_the_retrieval_targets() {
     let env = TestEnv::new().with_model();
-    let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/locomo/locomo-dev.json");
+    let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/locomo/locomo-dev.json");
     assert!(data.is_file(), "LoCoMo dev split missing at {}", data.display());
     let v = env
         .run(&["eval", "locomo", data.to_str().expect("utf8"), "--json"])
