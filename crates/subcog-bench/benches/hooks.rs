@@ -56,8 +56,15 @@ fn bench(c: &mut Criterion) {
         first.contains("<subcog-context>") && first.contains("memory-group"),
         "{first}"
     );
+    // Every run is its own event (as in Claude Code): an identical payload within seconds
+    // would be answered as a second registration of the hook, doing no work.
+    let counter = std::cell::Cell::new(0u64);
+    let unique = |payload: &str| {
+        counter.set(counter.get() + 1);
+        payload.replacen('{', &format!("{{\"prompt_id\":\"bench-{}\",", counter.get()), 1)
+    };
     group.bench_function("session_start_10k_process", |b| {
-        b.iter(|| hook(&bin, dir.path(), "session-start", &payload, None))
+        b.iter(|| hook(&bin, dir.path(), "session-start", &unique(&payload), None))
     });
 
     let model = model_dir();
@@ -71,7 +78,15 @@ fn bench(c: &mut Criterion) {
     let first = hook(&bin, semantic.path(), "user-prompt-submit", &prompt, Some(&model));
     assert!(first.contains("UserPromptSubmit"), "{first}");
     group.bench_function("user_prompt_submit_10k_process_with_model", |b| {
-        b.iter(|| hook(&bin, semantic.path(), "user-prompt-submit", &prompt, Some(&model)))
+        b.iter(|| {
+            hook(
+                &bin,
+                semantic.path(),
+                "user-prompt-submit",
+                &unique(&prompt),
+                Some(&model),
+            )
+        })
     });
     group.finish();
 }

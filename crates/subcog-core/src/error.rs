@@ -70,10 +70,18 @@ pub enum ValidationError {
         range: &'static str,
     },
     /// A memory id is not a ULID.
-    #[error("invalid memory id {id:?}: expected a 26-character ULID")]
+    #[error("invalid memory id {id:?}: expected a 26-character ULID or the short id session context shows")]
     InvalidId {
         /// The rejected text.
         id: String,
+    },
+    /// A short id matches more than one memory.
+    #[error("the short id {id:?} matches {} memories ({}): give more characters", .matches.len(), .matches.join(", "))]
+    AmbiguousId {
+        /// The short id.
+        id: String,
+        /// The full ids it matches.
+        matches: Vec<String>,
     },
     /// A timestamp could not be parsed.
     #[error(

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use crate::capture::{SUMMARY_LIMIT, clean_text, validate_content};
 use crate::content;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, ValidationError};
 use crate::model::{Memory, MemoryId, Priority, Status, normalize_tags, validate_importance};
 use crate::service::{ScopeKind, Subcog};
 use crate::store::sqlite::latest_version;
@@ -37,6 +37,9 @@ pub struct UpdateRequest {
     pub status: Option<Status>,
     /// Accept a namespace that is not yet known.
     pub allow_new_namespace: bool,
+    /// Undo the memory's supersession: it is current again, and consolidation never marks
+    /// it superseded by that memory again.
+    pub not_superseded: bool,
 }
 
 impl UpdateRequest {
@@ -52,6 +55,7 @@ impl UpdateRequest {
             && self.importance.is_none()
             && self.priority.is_none()
             && self.status.is_none()
+            && !self.not_superseded
     }
 }
 
@@ -103,6 +107,35 @@ impl Subcog {
     /// Fetches one memory by id.
     pub fn get(&self, id: &MemoryId) -> Result<Memory> {
         Ok(self.find_required(id)?.1)
+    }
+
+    /// A memory id from what a user or agent typed: a full ULID, or a short id (the end
+    /// of one, at least 6 characters, as session context shows them) that names exactly
+    /// one memory. A short id that names none is [`Error::NotFound`].
+    pub fn resolve_id(&self, text: &str) -> Result<MemoryId> {
+        let text = text.trim();
+        if let Ok(id) = text.parse::<MemoryId>() {
+            return Ok(id);
+        }
+        let crockford = |c: char| c.is_ascii_alphanumeric() && !matches!(c.to_ascii_uppercase(), 'I' | 'L' | 'O' | 'U');
+        if !(6..26).contains(&text.len()) || !text.chars().all(crockford) {
+            return Err(ValidationError::InvalidId { id: text.to_string() }.into());
+        }
+        let mut found: Vec<MemoryId> = Vec::new();
+        for (_, store) in self.existing_stores()? {
+            found.extend(store.ids_with_suffix(text, 3)?);
+        }
+        found.sort();
+        found.dedup();
+        match found.as_slice() {
+            [one] => Ok(*one),
+            [] => Err(Error::NotFound { id: text.to_string() }),
+            many => Err(ValidationError::AmbiguousId {
+                id: text.to_string(),
+                matches: many.iter().map(ToString::to_string).collect(),
+            }
+            .into()),
+        }
     }
 
     /// Lists memories across scopes, newest first unless `order` says otherwise.
@@ -181,6 +214,22 @@ impl Subcog {
         }
         if let Some(s) = req.status {
             m.status = s;
+        }
+        if req.not_superseded {
+            let Some(newer) = m.superseded_by.take() else {
+                return Err(ValidationError::UnknownValue {
+                    what: "--not-superseded",
+                    value: id.to_string(),
+                    expected: "a memory that is superseded (subcog review lists them)".into(),
+                }
+                .into());
+            };
+            if !m.not_superseded_by.contains(&newer) {
+                m.not_superseded_by.push(newer);
+            }
+            if m.status == Status::Superseded {
+                m.status = Status::Active;
+            }
         }
         if m == before {
             return Ok(m);

@@ -184,17 +184,38 @@ impl Subcog {
         crate::temporal::TemporalOptions::from_config(&self.config.temporal)
     }
 
-    /// The LLM provider chain for one run: `requested` is `auto` (follow the config),
-    /// `none`, or a provider name. `Ok(None)` when no provider is available.
-    pub fn llm_chain(&self, requested: &str) -> Result<Option<crate::llm::chain::Chain>> {
-        use crate::llm::{chain, setup, usage};
-        let requested = match requested.trim() {
+    /// What `requested` (`auto`, `none`, a provider) means for a run: `auto` follows
+    /// `consolidation.llm_provider`, then `llm.provider`.
+    fn llm_request(&self, requested: &str) -> String {
+        match requested.trim() {
             "" | "auto" => match self.config.consolidation.llm_provider.trim() {
                 "" | "auto" => self.config.llm.provider.clone(),
                 other => other.to_string(),
             },
             other => other.to_string(),
-        };
+        }
+    }
+
+    /// Which LLM providers a consolidation run with `requested` would use, and why each is
+    /// or is not used (`subcog status`); the request as resolved comes first.
+    pub fn llm_providers(&self, requested: &str) -> Result<(String, Vec<crate::llm::setup::ProviderCheck>)> {
+        let requested = self.llm_request(requested);
+        let lookup = |name: &str| self.keys.as_ref().and_then(|k| k(name));
+        let checks = crate::llm::setup::describe(&self.config, &requested, &lookup).map_err(|e| {
+            Error::Validation(ValidationError::UnknownValue {
+                what: "LLM provider",
+                value: requested.clone(),
+                expected: e,
+            })
+        })?;
+        Ok((requested, checks))
+    }
+
+    /// The LLM provider chain for one run: `requested` is `auto` (follow the config),
+    /// `none`, or a provider name. `Ok(None)` when no provider is available.
+    pub fn llm_chain(&self, requested: &str) -> Result<Option<crate::llm::chain::Chain>> {
+        use crate::llm::{chain, setup, usage};
+        let requested = self.llm_request(requested);
         let lookup = |name: &str| self.keys.as_ref().and_then(|k| k(name));
         let specs = setup::providers(&self.config, &requested, &lookup).map_err(|e| {
             Error::Validation(ValidationError::UnknownValue {

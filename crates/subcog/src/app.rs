@@ -34,7 +34,12 @@ impl App {
     /// Like [`App::new`], with settings a command imposes over every layer (`key`, value).
     pub fn with_overrides(global: GlobalArgs, overrides: &[(&'static str, toml::Value)]) -> Result<Self, CommandError> {
         let env: Vec<(String, String)> = std::env::vars()
-            .filter(|(k, _)| k.starts_with("SUBCOG_") || k.starts_with("MEMORY_CONSOLIDATION_LLM_"))
+            .filter(|(k, _)| {
+                k.starts_with("SUBCOG_")
+                    || k.starts_with("MEMORY_CONSOLIDATION_LLM_")
+                    || k == "ANTHROPIC_BASE_URL"
+                    || k == "OPENAI_BASE_URL"
+            })
             .collect();
         let explicit = global
             .config
@@ -127,6 +132,29 @@ impl App {
     /// Whether `--json` was given.
     pub fn json(&self) -> bool {
         self.global.json
+    }
+
+    /// Claude Code's user directory: `$CLAUDE_CONFIG_DIR`, else `~/.claude`.
+    pub fn claude_dir(&self) -> Option<PathBuf> {
+        std::env::var_os("CLAUDE_CONFIG_DIR")
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+            .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".claude")))
+    }
+
+    /// Every place that registers subcog's hooks for this project, and a warning when
+    /// more than one does.
+    pub fn hook_registrations(
+        &self,
+    ) -> Result<(Vec<subcog_core::hooks::registration::HookRegistration>, Option<String>), CommandError> {
+        use subcog_core::hooks::registration;
+        let project = self.subcog()?.location().project_root.clone();
+        let found = match self.claude_dir() {
+            Some(dir) => registration::find(&project, &dir),
+            None => Vec::new(),
+        };
+        let warning = registration::double_registration(&found);
+        Ok((found, warning))
     }
 }
 

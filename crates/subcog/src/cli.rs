@@ -79,6 +79,8 @@ pub enum Command {
     Llm(commands::llm::LlmArgs),
     /// Consolidation runs and their actions
     Runs(commands::runs::RunsArgs),
+    /// The supersessions consolidation made, with reasons, to check or undo
+    Review(commands::review::ReviewArgs),
     /// Tier distribution and recent tier changes
     Tiers(commands::tiers::TiersArgs),
     /// The memory graph around a memory (--dot for Graphviz)

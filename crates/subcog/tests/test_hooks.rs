@@ -117,8 +117,10 @@ fn every_event_answers_in_claude_codes_schema() {
         check_schema(&name, &out);
         answers.insert(event, out);
     }
-    // SessionStart injected the project's memories, as data.
-    let out = hook(&env, "session-start", &payload(&env, "session_start.json", &t)).json();
+    // SessionStart injected the project's memories, as data (seen from another session:
+    // the first one already holds its context).
+    let other = payload(&env, "session_start.json", &t).replace("2b6a1f3e-", "3b6a1f3e-");
+    let out = hook(&env, "session-start", &other).json();
     let ctx = out["hookSpecificOutput"]["additionalContext"]
         .as_str()
         .expect("context");
@@ -209,10 +211,12 @@ fn session_start_over_its_own_output_keeps_one_block_of_each() {
     env.run(&["import", corpus.to_str().expect("utf8"), "-q"]).ok();
     env.run(&["consolidate", "-q"]).ok();
     let mut context = "User context: prefer small commits.".to_string();
-    for _ in 0..3 {
+    // Three compactions (each its own event: an identical payload within seconds would be
+    // a second registration of the hook, answered once).
+    for round in 0..3 {
         let input = serde_json::json!({
             "session_id": "s", "cwd": env.root.path().join("project"), "hook_event_name": "SessionStart",
-            "source": "compact", "additionalContext": context,
+            "source": "compact", "additionalContext": context, "round": round,
         });
         let out = hook(&env, "session-start", &input.to_string()).json();
         check_schema("SessionStart", &out);
@@ -258,13 +262,14 @@ fn stop_captures_the_transcripts_markers_once() {
     assert!(contents.contains(&"Billing retries use exponential backoff capped at 30 s"));
     assert!(contents.contains(&"The billing test's mock clock must be advanced explicitly"));
     assert!(contents.contains(&"Inject the clock into every retry loop so tests can drive it."));
-    // Again (and on SessionEnd and PreCompact): nothing new.
+    // Again (a later turn of the session, and SessionEnd and PreCompact): nothing new.
     for (event, file) in [
         ("stop", "stop.json"),
         ("session-end", "session_end.json"),
         ("pre-compact", "pre_compact.json"),
     ] {
-        let out = hook(&env, event, &payload(&env, file, &t)).json();
+        let input = payload(&env, file, &t).replace("0f913943-", "1f913943-");
+        let out = hook(&env, event, &input).json();
         assert!(out.get("systemMessage").is_none(), "{event}: {out}");
     }
     let again = env.run(&["list", "--json"]).ok().json();
@@ -284,7 +289,9 @@ fn a_file_surfaces_once_per_session_and_projects_can_opt_out() {
         .as_str()
         .expect("context");
     assert!(ctx.contains("billing.rs must never log card numbers"), "{first}");
-    let second = hook(&env, "post-tool-use", &input).json();
+    // The same file read again later in the session (another tool call: another id).
+    let again = input.replace("toolu_01Stub6", "toolu_01Stub7");
+    let second = hook(&env, "post-tool-use", &again).json();
     assert_eq!(second["hookSpecificOutput"]["additionalContext"], "", "{second}");
     // The debug log says what was injected (ids, scores) and never the text.
     let logged = std::fs::read_to_string(&log).expect("debug log");
@@ -513,8 +520,164 @@ fn bash_commands_link_by_program_name_never_by_substring() {
     assert_eq!(run("ls -la", "b"), "");
     // The state file keeps a digest of the command, never the command (it may hold a token).
     let state = std::fs::read_dir(env.data.join("hooks")).expect("state dir");
-    for entry in state.flatten() {
+    for entry in state.flatten().filter(|e| e.path().is_file()) {
         let text = std::fs::read_to_string(entry.path()).expect("state");
         assert!(!text.contains("cargo test"), "{text}");
     }
+}
+
+/// A SessionStart payload as Claude Code 2.1 sends it.
+fn session_start(env: &TestEnv, session: &str, source: &str) -> String {
+    serde_json::json!({
+        "session_id": session,
+        "transcript_path": env.root.path().join(format!("{session}.jsonl")),
+        "cwd": env.project,
+        "hook_event_name": "SessionStart",
+        "source": source,
+    })
+    .to_string()
+}
+
+fn context_of(out: &Value) -> String {
+    out["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .expect("context")
+        .to_string()
+}
+
+#[test]
+fn stop_saves_the_replys_markers_before_the_transcript_holds_them() {
+    let env = seeded();
+    // Claude Code runs Stop before it writes the reply to the transcript (often before it
+    // creates the file at all): the reply comes in the payload.
+    let missing = env.root.path().join("not-yet.jsonl");
+    let out = hook(&env, "stop", &payload(&env, "stop.json", &missing)).json();
+    check_schema("Stop", &out);
+    assert_eq!(out["systemMessage"], "subcog: captured 2 memories", "{out}");
+    let listed = env.run(&["list", "--json"]).ok().json();
+    let contents: Vec<&str> = listed
+        .as_array()
+        .expect("list")
+        .iter()
+        .filter_map(|m| m["content"].as_str())
+        .collect();
+    assert!(contents.contains(&"The billing test's mock clock must be advanced explicitly"));
+    assert!(contents.contains(&"Inject the clock into every retry loop so tests can drive it."));
+    // SessionEnd then reads the transcript holding the same reply: only the prompt's
+    // marker is new.
+    let t = transcript(&env);
+    let out = hook(&env, "session-end", &payload(&env, "session_end.json", &t)).json();
+    assert_eq!(out["systemMessage"], "subcog: captured 1 memory", "{out}");
+    let after = env.run(&["list", "--json"]).ok().json();
+    assert_eq!(after.as_array().map(Vec::len), Some(contents.len() + 1));
+}
+
+#[test]
+fn a_conversation_holds_one_context_through_resume_and_compaction() {
+    let env = seeded();
+    let first = hook(&env, "session-start", &session_start(&env, "s1", "startup")).json();
+    let full = context_of(&first);
+    assert_eq!(full.matches("<subcog-context>").count(), 1, "{full}");
+    // Resumed: Claude Code replays that context from the transcript, so nothing new goes out.
+    let resumed = hook(&env, "session-start", &session_start(&env, "s1", "resume")).json();
+    check_schema("SessionStart", &resumed);
+    assert_eq!(context_of(&resumed), "", "{resumed}");
+    // A memory captured meanwhile comes as an update, never as a second context.
+    env.capture(
+        "decisions",
+        "Release notes are written in CHANGELOG.md by the release captain",
+    );
+    // (A second resume is a later event: its payload differs only by time, as in Claude Code.)
+    let resumed = hook(
+        &env,
+        "session-start",
+        &session_start(&env, "s1", "resume").replace("\"resume\"", "\"resume\",\"n\":2"),
+    )
+    .json();
+    let update = context_of(&resumed);
+    assert!(!update.contains("<subcog-context>"), "{update}");
+    assert!(
+        update.starts_with("<subcog-update") && update.contains("release captain"),
+        "{update}"
+    );
+    assert_eq!(update.matches("<memory ").count(), 1, "{update}");
+    // Compaction summarizes the old context away: the full block goes out again.
+    let compacted = hook(&env, "session-start", &session_start(&env, "s1", "compact")).json();
+    assert_eq!(context_of(&compacted).matches("<subcog-context>").count(), 1);
+    // Another session gets its own full context.
+    let other = hook(&env, "session-start", &session_start(&env, "s2", "resume")).json();
+    assert_eq!(context_of(&other).matches("<subcog-context>").count(), 1);
+}
+
+#[test]
+fn a_hook_registered_twice_answers_once_and_status_says_why() {
+    let env = seeded();
+    let input = session_start(&env, "s1", "startup");
+    let first = hook(&env, "session-start", &input).json();
+    assert!(context_of(&first).contains("<subcog-context>"));
+    // Claude Code runs the plugin's copy of the hook with the same payload.
+    let run = env.run_stdin(&["hook", "session-start", "--via", "plugin"], &input);
+    assert_eq!(run.code, 0);
+    let second = run.json();
+    check_schema("SessionStart", &second);
+    assert_eq!(context_of(&second), "", "{second}");
+    let status = env.run(&["status"]).ok().stdout;
+    assert!(
+        status.contains("ran twice") && status.contains("settings and plugin"),
+        "{status}"
+    );
+
+    // The files say so too: project settings from `init` and an enabled plugin.
+    env.run(&["init"]).ok();
+    let install = env.home.join(".claude/plugins/cache/subcog/memory/0.1.0");
+    std::fs::create_dir_all(install.join("hooks")).expect("plugin dir");
+    let plugin_hooks = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../plugin/hooks/hooks.json");
+    std::fs::copy(plugin_hooks, install.join("hooks/hooks.json")).expect("copy hooks");
+    std::fs::write(
+        env.home.join(".claude/plugins/installed_plugins.json"),
+        serde_json::json!({"version": 2, "plugins": {"memory@subcog": [{"scope": "user", "installPath": install}]}})
+            .to_string(),
+    )
+    .expect("installed");
+    std::fs::write(
+        env.home.join(".claude/settings.json"),
+        r#"{"enabledPlugins": {"memory@subcog": true}}"#,
+    )
+    .expect("settings");
+    let status = env.run(&["status", "--json"]).ok().json();
+    let warning = status["claude_code"]["double_registration"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        warning.contains("registered 2 times") && warning.contains("plugin memory@subcog"),
+        "{status}"
+    );
+    let init = env.run(&["init"]).ok().stdout;
+    assert!(
+        init.contains("warning: subcog's hooks are registered 2 times"),
+        "{init}"
+    );
+}
+
+#[test]
+fn subcog_hooks_off_gives_a_session_without_memory() {
+    let env = seeded();
+    let input = session_start(&env, "s1", "startup");
+    let run = to_run(
+        env.command(&["hook", "session-start"])
+            .env("SUBCOG_HOOKS", "off")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .and_then(|mut child| {
+                use std::io::Write;
+                child.stdin.take().expect("stdin").write_all(input.as_bytes())?;
+                child.wait_with_output()
+            })
+            .expect("run"),
+    );
+    assert_eq!(run.code, 0);
+    let out = run.json();
+    check_schema("SessionStart", &out);
+    assert_eq!(context_of(&out), "");
 }

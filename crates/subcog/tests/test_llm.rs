@@ -377,3 +377,91 @@ fn openai_falls_back_to_a_model_the_account_has() {
         .collect();
     assert_eq!(models, ["gpt-5-nano", "gpt-5-mini", "gpt-4o-mini"]);
 }
+
+#[test]
+fn an_inherited_cloud_key_is_never_used_unless_subcog_is_told_to() {
+    // Claude Code's environment: an Anthropic key and a gateway URL, inherited by every
+    // hook and by background consolidation.
+    let server = ScriptedServer::start(|r, _| {
+        Reply::Http(
+            200,
+            vec![],
+            serde_json::json!({"model": "claude-haiku-4-5", "content": [{"type": "text", "text": judge_text(&r.body)}], "usage": {"input_tokens": 40, "output_tokens": 20}}).to_string(),
+        )
+    });
+    let env = seeded("");
+    let inherited = [
+        ("ANTHROPIC_API_KEY", "sk-ant-inherited"),
+        ("ANTHROPIC_BASE_URL", server.base.as_str()),
+        ("OPENAI_API_KEY", "sk-inherited"),
+    ];
+    let out = run(&env, &inherited, &["consolidate", "--llm", "auto", "--json"])
+        .ok()
+        .json();
+    assert!(
+        out[0]["result"]["llm"]["providers"]
+            .as_array()
+            .is_none_or(Vec::is_empty),
+        "{out}"
+    );
+    assert_eq!(
+        server.received().len(),
+        0,
+        "no request may leave without the user's say-so"
+    );
+    // Status says which provider consolidation would use and why the keys are not used.
+    let status = run(&env, &inherited, &["status", "--json"]).ok().json();
+    let providers = status["llm"]["providers"].as_array().expect("providers").clone();
+    let anthropic = providers
+        .iter()
+        .find(|p| p["name"] == "anthropic")
+        .expect("anthropic listed");
+    assert_eq!(anthropic["used"], false);
+    assert!(
+        anthropic["reason"]
+            .as_str()
+            .is_some_and(|r| r.contains("ANTHROPIC_API_KEY is set")),
+        "{anthropic}"
+    );
+    assert_eq!(status["llm"]["used"], serde_json::json!([]));
+
+    // Named by the user (SUBCOG_LLM_PROVIDER), the provider is used, through the gateway
+    // of ANTHROPIC_BASE_URL.
+    let named = [inherited[0], inherited[1], ("SUBCOG_LLM_PROVIDER", "anthropic")];
+    let out = run(&env, &named, &["consolidate", "--llm", "auto", "--json"])
+        .ok()
+        .json();
+    assert_eq!(
+        out[0]["result"]["llm"]["providers"][0], "anthropic/claude-haiku-4-5",
+        "{out}"
+    );
+    let received = server.received();
+    assert!(!received.is_empty());
+    assert!(
+        received
+            .iter()
+            .all(|r| r.path == "/v1/messages" && r.header("x-api-key") == Some("sk-ant-inherited"))
+    );
+    let status = run(&env, &named, &["status", "--json"]).ok().json();
+    assert_eq!(status["llm"]["used"], serde_json::json!(["anthropic"]), "{status}");
+    // subcog's own config file wins over the inherited gateway URL.
+    let other = ScriptedServer::start(|_, _| Reply::Http(500, vec![], "{}".into()));
+    env.write_config(&format!(
+        "[llm]\nanthropic_base_url = \"{}\"\nmax_retries = 0\n",
+        other.base
+    ));
+    run(&env, &named, &["llm", "check", "--json"]);
+    assert!(!other.received().is_empty(), "the config file's base URL is used");
+}
+
+/// The JSON text `judge` would answer, for a provider of another shape.
+fn judge_text(body: &str) -> String {
+    let Reply::Http(_, _, answer) = judge(body) else {
+        return "{}".into();
+    };
+    let v: serde_json::Value = serde_json::from_str(&answer).unwrap_or_default();
+    v["choices"][0]["message"]["content"]
+        .as_str()
+        .unwrap_or("{}")
+        .to_string()
+}

@@ -31,6 +31,59 @@ fn recall_by_meaning_without_shared_words() {
 }
 
 #[test]
+fn a_tag_never_lifts_a_note_above_the_exact_answer_and_explain_says_why() {
+    let env = TestEnv::new().with_model();
+    seed(&env);
+    env.run(&[
+        "capture",
+        "-n",
+        "context",
+        "-t",
+        "upload,s3",
+        "upload.rs builds the S3 bucket names from the environment: lumen-uploads-staging and lumen-uploads-prod",
+    ])
+    .ok();
+    env.capture("learnings", "The flaky upload test needs two retries");
+    env.capture("learnings", "Integration tests run against a local MinIO instead of S3");
+    let v = env
+        .run(&[
+            "recall",
+            "how many retries does the flaky upload test need?",
+            "--json",
+            "--explain",
+        ])
+        .ok()
+        .json();
+    let first = &v["results"][0];
+    assert_eq!(first["content"], "The flaky upload test needs two retries", "{v}");
+    assert_eq!(first["explain"]["bm25"]["rank"], 1, "{first}");
+    assert_eq!(first["explain"]["vector"]["rank"], 1, "{first}");
+    let tagged = v["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .find(|r| r["content"].as_str().is_some_and(|c| c.starts_with("upload.rs")))
+        .expect("the tagged note is found too");
+    assert_eq!(tagged["explain"]["tag_boost"], true, "{tagged}");
+    assert_eq!(tagged["explain"]["boost_tags"], serde_json::json!(["upload"]));
+    assert!(tagged["explain"]["boost"].as_f64() < Some(1.5), "capped: {tagged}");
+    // The text view names every factor: channels, the boost and its tag, the tier.
+    let human = env
+        .run(&[
+            "recall",
+            "how many retries does the flaky upload test need?",
+            "--explain",
+        ])
+        .ok()
+        .stdout;
+    let line = human.lines().find(|l| l.contains("upload.rs")).expect("line");
+    assert!(
+        line.contains("tag×") && line.contains("[upload]") && line.contains("hot"),
+        "{line}"
+    );
+}
+
+#[test]
 fn without_a_model_recall_says_keyword_only() {
     let env = TestEnv::new();
     seed(&env);

@@ -86,6 +86,13 @@ const ENV_ALIASES: &[(&str, &str)] = &[
     ("MEMORY_CONSOLIDATION_LLM_BASE_URL", "llm.base_url"),
 ];
 
+/// Other tools' variables subcog honours below its own config file: the provider's own
+/// base URL (Claude Code users often point `ANTHROPIC_BASE_URL` at a gateway).
+const FOREIGN_ENV: &[(&str, &str)] = &[
+    ("ANTHROPIC_BASE_URL", "llm.anthropic_base_url"),
+    ("OPENAI_BASE_URL", "llm.openai_base_url"),
+];
+
 /// The effective configuration with each key's value and source.
 #[derive(Debug, Clone)]
 pub struct LoadedConfig {
@@ -114,6 +121,15 @@ pub fn load(
             for (key, value) in table {
                 entries.insert(format!("{section}.{key}"), (value.clone(), Source::Default));
             }
+        }
+    }
+
+    for (name, dotted) in FOREIGN_ENV {
+        let Some((_, raw)) = env.iter().find(|(n, v)| n == name && !v.trim().is_empty()) else {
+            continue;
+        };
+        if let Some(slot) = entries.get_mut(*dotted) {
+            *slot = (Value::String(raw.trim().to_string()), Source::Env((*name).to_string()));
         }
     }
 
@@ -295,6 +311,7 @@ fn validate(config: &Config, entries: &BTreeMap<String, (Value, Source)>) -> Res
     for (key, v) in [
         ("consolidation.cluster_threshold", c.cluster_threshold),
         ("consolidation.supersession_similarity", c.supersession_similarity),
+        ("consolidation.supersession_min_evidence", c.supersession_min_evidence),
         ("consolidation.relates_to_similarity", c.relates_to_similarity),
         ("consolidation.merge_tag_overlap", c.merge_tag_overlap),
         ("consolidation.merge_similarity", c.merge_similarity),

@@ -230,9 +230,11 @@ pub struct ConsolidationConfig {
     pub summary_token_budget: usize,
     /// Smallest group of memories that counts as a cluster (and gets a summary).
     pub min_cluster_size: usize,
-    /// Cosine similarity below which two memories are never compared for supersession,
-    /// even in one namespace (cluster mates always are).
+    /// Cosine similarity below which two memories are never compared for supersession.
     pub supersession_similarity: f32,
+    /// Least evidence (in `[0, 1]`: same subject, a different value, the newer's words)
+    /// for a newer memory to supersede an older one without an LLM.
+    pub supersession_min_evidence: f32,
     /// Cosine similarity at or above which memories get a `relates_to` edge.
     pub relates_to_similarity: f32,
     /// `--if-due` runs when this many hours have passed since the last run.
@@ -279,6 +281,7 @@ impl Default for ConsolidationConfig {
             summary_token_budget: 500,
             min_cluster_size: 2,
             supersession_similarity: 0.25,
+            supersession_min_evidence: 0.9,
             relates_to_similarity: 0.75,
             min_interval_hours: 24,
             user_consent: false,
@@ -394,8 +397,9 @@ impl Default for RetentionConfig {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct LlmConfig {
-    /// `auto` (every provider of `chain` that is configured: cloud ones need their API
-    /// key), `none`, or one of openai, lmstudio, ollama, anthropic.
+    /// `auto` (every provider of `chain` that is set up), `none`, or one of openai,
+    /// lmstudio, ollama, anthropic. Cloud providers are used only when named here or in
+    /// `chain`, never because a key happens to be in the environment.
     pub provider: String,
     /// Order in which providers are tried.
     pub chain: Vec<String>,
@@ -453,7 +457,7 @@ impl Default for LlmConfig {
     fn default() -> Self {
         LlmConfig {
             provider: "auto".into(),
-            chain: ["openai", "lmstudio", "ollama", "anthropic"].map(String::from).to_vec(),
+            chain: ["lmstudio", "ollama"].map(String::from).to_vec(),
             model: String::new(),
             base_url: String::new(),
             openai_models: ["gpt-5-nano", "gpt-5-mini", "gpt-4o-mini"].map(String::from).to_vec(),
@@ -514,7 +518,7 @@ pub struct ContextConfig {
 impl Default for ContextConfig {
     fn default() -> Self {
         ContextConfig {
-            base_token_budget: 4000,
+            base_token_budget: 1000,
             min_tier: Tier::Warm,
             max_per_namespace: 10,
             include_summaries: true,
@@ -604,7 +608,10 @@ pub struct HooksConfig {
     pub consolidate_on_stop: bool,
     /// Most memories added for one prompt.
     pub prompt_max_memories: usize,
-    /// Least cosine similarity for a memory to be added to a prompt.
+    /// Least evidence score (in `[0, 1]`: similarity, how far it stands out, shared
+    /// rare words) for a memory to be added to a prompt.
+    pub prompt_min_evidence: f32,
+    /// A memory this similar to the prompt is added whatever the rest of the evidence.
     pub prompt_min_similarity: f32,
     /// Token budget of what a prompt or a tool gets.
     pub prompt_token_budget: usize,
@@ -624,8 +631,9 @@ impl Default for HooksConfig {
             pre_compact: true,
             stop: true,
             consolidate_on_stop: true,
-            prompt_max_memories: 3,
-            prompt_min_similarity: 0.35,
+            prompt_max_memories: 2,
+            prompt_min_evidence: 0.5,
+            prompt_min_similarity: 0.6,
             prompt_token_budget: 600,
             tool_max_memories: 2,
             debug_log: String::new(),

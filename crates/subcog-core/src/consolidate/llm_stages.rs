@@ -307,19 +307,31 @@ pub fn extract_edges(
 /// Clusters as the plan holds them: id, member indices, coherence.
 pub type Clusters = [(String, Vec<usize>, f32)];
 
-/// Lets the LLM judge the candidate pairs (the heuristic's finds, and cluster mates at
-/// cosine ≥ 0.6 whose newer text carries a change marker). Its verdicts replace the
-/// heuristic's in `best` (older → (newer, verdict)); returns the model per LLM-judged older.
+/// What the offline judge found: its links (older → (newer, verdict)) and the pairs
+/// (newer, older) it was unsure of.
+pub struct OfflineFinds<'a> {
+    /// The offline links; the LLM's verdicts replace them.
+    pub best: &'a mut BTreeMap<usize, (usize, Verdict)>,
+    /// Pairs near the threshold with a change cue.
+    pub ambiguous: &'a [(usize, usize)],
+}
+
+/// Lets the LLM judge the candidate pairs (the offline finds, the pairs it was unsure of,
+/// and cluster mates at cosine ≥ 0.6 whose newer text carries a change marker). Its
+/// verdicts replace the offline ones in `finds.best`; returns the model per LLM-judged older.
 pub fn refine_supersessions(
     chain: &Chain,
     ms: &[&Memory],
     clusters: &Clusters,
-    best: &mut BTreeMap<usize, (usize, Verdict)>,
+    finds: OfflineFinds<'_>,
     sim: &dyn Fn(usize, usize) -> f32,
     workers: usize,
     run: &mut LlmRun,
 ) -> BTreeMap<usize, String> {
+    let OfflineFinds { best, ambiguous } = finds;
+    // The offline finds, the pairs it was unsure of (newer, older), and close cluster mates.
     let mut pairs: BTreeSet<(usize, usize)> = best.iter().map(|(o, (n, _))| (*n, *o)).collect();
+    pairs.extend(ambiguous.iter().copied());
     for (_, members, _) in clusters {
         for &a in members {
             for &b in members {

@@ -18,8 +18,8 @@ mod llm_stages;
 mod plan;
 mod rules;
 mod summarize;
-mod supersede;
-mod terms;
+pub mod supersede;
+pub(crate) mod terms;
 
 use std::fs::{File, OpenOptions};
 

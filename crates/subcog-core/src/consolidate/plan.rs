@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::cluster::cluster;
 use super::edges::{EdgeInput, extract};
-use super::supersede::{Pair, has_marker, judge_pair};
+use super::supersede::{self, Idf, Pair, Reading, has_marker, judge_pair};
 use super::terms::salient;
 use super::{ConsolidateOptions, LlmMode, StageProgress, llm_stages, rules, summarize};
 use crate::embed::{EmbeddingModel, dot};
@@ -173,6 +173,43 @@ impl Subcog {
             _ => super::terms::jaccard(&terms[i], &terms[j]),
         };
         let mut best: BTreeMap<usize, (usize, super::supersede::Verdict)> = BTreeMap::new();
+        // Pairs the offline judgement was unsure of: an LLM, when there is one, decides.
+        let mut ambiguous: Vec<(usize, usize)> = Vec::new();
+        if cfg.enable_supersession {
+            // Same namespace: each memory against its closest older ones (see `supersede`).
+            let readings: Vec<Reading> = ms.iter().map(|m| Reading::of(m)).collect();
+            let idf = Idf::new(readings.iter().map(|r| &r.words));
+            let neighbours = supersede::neighbours(
+                &ms,
+                &vec_of,
+                &readings,
+                cfg.supersession_similarity,
+                supersede::CANDIDATES,
+            );
+            // A supersession the user undid is never made again.
+            let refused = |newer: usize, older: usize| ms[older].not_superseded_by.contains(&ms[newer].id);
+            for judged in supersede::judge_all(
+                &ms,
+                &neighbours,
+                &readings,
+                &idf,
+                cfg.supersession_min_evidence,
+                &refused,
+            ) {
+                progress(Phase::Supersession, judged.newer, ms.len());
+                if let Some(c) = judged.chosen.and_then(|k| judged.candidates.get(k)) {
+                    best.insert(c.older, (judged.newer, supersede::verdict(c, ms[judged.newer])));
+                } else if let Some(c) = judged
+                    .candidates
+                    .iter()
+                    .filter(|c| c.ambiguous())
+                    .max_by(|a, b| a.score.total_cmp(&b.score))
+                {
+                    ambiguous.push((judged.newer, c.older));
+                }
+            }
+        }
+        // Across namespaces the marker heuristic finds contradictions (edges only).
         let mut contradictions: Vec<(usize, usize, String)> = Vec::new();
         let marked: Vec<usize> = (0..ms.len()).filter(|&i| has_marker(&ms[i].content)).collect();
         // Who uses each topic word: a pair must share a word, so only those are compared.
@@ -183,28 +220,20 @@ impl Subcog {
             }
         }
         let marked: Vec<usize> = if cfg.enable_supersession { marked } else { Vec::new() };
-        for (done, &i) in marked.iter().enumerate() {
-            progress(Phase::Supersession, done, marked.len());
+        for &i in &marked {
             let mut candidates: BTreeSet<usize> = BTreeSet::new();
             for w in &terms[i] {
-                // Common words only count between cluster mates (see `supersede`), and
-                // in contradiction checks above a similarity floor; both need vectors.
                 if distinctive(w) {
                     candidates.extend(postings.get(w.as_str()).into_iter().flatten().copied());
                 }
             }
-            if let Some(k) = cluster_of[i] {
-                candidates.extend(clusters[k].1.iter().copied());
-            }
             for j in candidates {
                 if i == j
+                    || ms[j].namespace == ms[i].namespace
                     || ms[j].domain != ms[i].domain
                     || (ms[j].created_at, ms[j].id) >= (ms[i].created_at, ms[i].id)
+                    || terms[i].is_disjoint(&terms[j])
                 {
-                    continue;
-                }
-                // Every judgement needs a shared topic word; most pairs have none.
-                if terms[i].is_disjoint(&terms[j]) {
                     continue;
                 }
                 let similarity = sim(i, j);
@@ -218,16 +247,7 @@ impl Subcog {
                     same_cluster,
                     distinctive: &distinctive,
                 };
-                if ms[i].namespace == ms[j].namespace {
-                    if let Some(v) = judge_pair(&pair, cfg.supersession_similarity, false) {
-                        let better = best.get(&j).is_none_or(|(k, old)| {
-                            (v.confidence, ms[i].created_at) > (old.confidence, ms[*k].created_at)
-                        });
-                        if better {
-                            best.insert(j, (i, v));
-                        }
-                    }
-                } else if similarity >= cfg.supersession_similarity.max(0.5)
+                if similarity >= cfg.supersession_similarity.max(0.5)
                     && let Some(v) = judge_pair(&pair, cfg.supersession_similarity, true)
                     && v.kind == SupersessionKind::Full
                 {
@@ -254,7 +274,18 @@ impl Subcog {
         let llm_methods: BTreeMap<usize, String> = match (&chain, &mut llm_run) {
             (Some(chain), Some(run)) if cfg.enable_supersession => {
                 let workers = self.config.llm.concurrency;
-                llm_stages::refine_supersessions(chain, &ms, &clusters, &mut best, &sim, workers, run)
+                llm_stages::refine_supersessions(
+                    chain,
+                    &ms,
+                    &clusters,
+                    llm_stages::OfflineFinds {
+                        best: &mut best,
+                        ambiguous: &ambiguous,
+                    },
+                    &sim,
+                    workers,
+                    run,
+                )
             }
             _ => BTreeMap::new(),
         };

@@ -17,7 +17,7 @@ use std::collections::{HashMap, HashSet};
 use serde::Serialize;
 
 use crate::error::Result;
-use crate::model::{MemoryEdge, Status, Tier};
+use crate::model::{MemoryEdge, Namespace, Status, Tier};
 use crate::service::Subcog;
 use crate::store::{ListOrder, MemoryFilter};
 
@@ -89,6 +89,9 @@ pub struct Included {
     pub score: f32,
     /// Tokens of its element.
     pub tokens: usize,
+    /// Its element, as rendered in the block.
+    #[serde(skip)]
+    pub xml: String,
 }
 
 /// The built session context.
@@ -151,10 +154,35 @@ impl Subcog {
                 .collect(),
             ..Default::default()
         };
-        // Even tiny memories cost ~25 tokens; the margin lets the per-namespace cap skip
-        // some without leaving the budget unused (reading in index order is cheap).
-        let cap = budget / 8 + 50;
-        let candidates = self.list(&filter, ListOrder::Retention, Some(cap))?;
+        // Candidates per namespace: one global list in retention order can be all decisions
+        // for hundreds of rows (10,000 memories), and the per-namespace cap would then leave
+        // every other namespace out. The margin covers superseded memories, which are skipped.
+        let mut namespaces: Vec<String> = Vec::new();
+        for (_, store) in &stores {
+            for ns in store.namespaces()? {
+                if !namespaces.contains(&ns) {
+                    namespaces.push(ns);
+                }
+            }
+        }
+        let per_namespace_cap = cfg.max_per_namespace * 3 + 10;
+        let mut candidates = Vec::new();
+        for ns in &namespaces {
+            let Ok(namespace) = Namespace::parse(ns) else { continue };
+            let filter = MemoryFilter {
+                namespaces: vec![namespace],
+                ..filter.clone()
+            };
+            candidates.extend(self.list(&filter, ListOrder::Retention, Some(per_namespace_cap))?);
+        }
+        candidates.sort_by(|a, b| {
+            a.tier
+                .rank()
+                .cmp(&b.tier.rank())
+                .then(b.retention.overall.total_cmp(&a.retention.overall))
+                .then(b.created_at.cmp(&a.created_at))
+                .then(b.id.cmp(&a.id))
+        });
         let edges: Vec<MemoryEdge> = if cfg.include_edges {
             let mut all = Vec::new();
             for (_, store) in &stores {
@@ -188,7 +216,18 @@ impl Subcog {
         let mut per_namespace: HashMap<String, usize> = HashMap::new();
         let mut chosen: Vec<(usize, String, usize)> = Vec::new(); // (candidate index, xml, tokens)
         let mut spent = envelope as f32;
+        // What replaced what: a superseded memory is never shown (it is no longer true);
+        // its replacement says which memory it replaces.
+        let mut replaces: HashMap<String, Vec<crate::model::MemoryId>> = HashMap::new();
+        for m in &candidates {
+            if let Some(newer) = m.superseded_by {
+                replaces.entry(newer.to_string()).or_default().push(m.id);
+            }
+        }
         for (i, m) in candidates.iter().enumerate() {
+            if m.superseded_by.is_some() {
+                continue;
+            }
             let count = per_namespace.entry(m.namespace.to_string()).or_default();
             if *count >= cfg.max_per_namespace {
                 continue;
@@ -196,7 +235,11 @@ impl Subcog {
             let mut list = out_edges.get(m.id.to_string().as_str()).cloned().unwrap_or_default();
             list.sort_by(|a, b| b.weight.total_cmp(&a.weight));
             list.truncate(3);
-            let xml = render::memory_xml(&render::Entry { memory: m, edges: list });
+            let xml = render::memory_xml(&render::Entry {
+                memory: m,
+                edges: list,
+                replaces: replaces.get(&m.id.to_string()).map(Vec::as_slice).unwrap_or_default(),
+            });
             let t = tokens::count(&xml);
             // Group headers cost a little too; 12 tokens covers one.
             let cost = (t as f32 + 12.0) / m.tier.budget_multiplier();
@@ -220,7 +263,7 @@ impl Subcog {
         };
         let included: Vec<Included> = chosen
             .iter()
-            .map(|(i, _, t)| {
+            .map(|(i, xml, t)| {
                 let m = &candidates[*i];
                 Included {
                     id: m.id.to_string(),
@@ -228,6 +271,7 @@ impl Subcog {
                     tier: m.tier,
                     score: m.retention.overall,
                     tokens: *t,
+                    xml: xml.clone(),
                 }
             })
             .collect();
@@ -390,7 +434,7 @@ mod tests {
         let subcog = service(dir.path(), 10_000);
         let ctx = subcog.session_context(&ContextRequest::default()).expect("context");
         assert_eq!(ctx.complexity, Complexity::Enterprise);
-        assert_eq!(ctx.budget, 10_000);
+        assert_eq!(ctx.budget, 2_500);
         assert!(ctx.tokens_used <= ctx.budget, "{} > {}", ctx.tokens_used, ctx.budget);
         assert_eq!(tokens::count(&ctx.context_block), ctx.tokens_used);
         assert!(ctx.context_block.contains(&format!("used=\"{}\"", ctx.tokens_used)));
@@ -425,6 +469,31 @@ mod tests {
             small.budget
         );
         assert!(small.included.len() < ctx.included.len());
+    }
+
+    #[test]
+    fn the_block_costs_at_most_100_characters_per_memory_beyond_their_text() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let subcog = service(dir.path(), 2_000);
+        let ctx = subcog.session_context(&ContextRequest::default()).expect("context");
+        assert!(ctx.included.len() >= 20, "{}", ctx.included.len());
+        let store = subcog.store_for_write(ScopeKind::Project).expect("store");
+        let text: usize = ctx
+            .included
+            .iter()
+            .map(|i| {
+                let id: crate::model::MemoryId = i.id.parse().expect("id");
+                let m = store.get(&id).expect("get").expect("stored");
+                m.content.trim().chars().count()
+            })
+            .sum();
+        let block = ctx.context_block.chars().count();
+        let per_memory = (block - text) as f64 / ctx.included.len() as f64;
+        assert!(
+            per_memory <= 100.0,
+            "{per_memory:.0} characters per memory:\n{}",
+            ctx.context_block
+        );
     }
 
     #[test]

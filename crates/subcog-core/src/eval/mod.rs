@@ -4,7 +4,33 @@
 //! into throwaway stores, and reports the metric its authors define.
 
 pub mod locomo;
+pub mod prompts;
+pub mod supersession;
 pub mod temporal;
+
+use std::path::Path;
+
+use crate::error::{Error, Result};
+
+/// Reads a JSON Lines file of records (blank lines skipped); a bad line is an error that
+/// names it.
+pub fn read_jsonl<T: for<'de> serde::Deserialize<'de>>(path: &Path) -> Result<Vec<T>> {
+    let text = std::fs::read_to_string(path).map_err(|e| Error::Io {
+        context: format!("read {}", path.display()),
+        source: e,
+    })?;
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        out.push(serde_json::from_str(line).map_err(|e| Error::Import {
+            line: i + 1,
+            message: format!("{}: {e}", path.display()),
+        })?);
+    }
+    Ok(out)
+}
 
 /// The p-th percentile (0–100) of a sample by nearest rank; 0 for an empty sample.
 pub fn percentile(values: &[f64], p: f64) -> f64 {

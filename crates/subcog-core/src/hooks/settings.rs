@@ -30,14 +30,14 @@ pub fn cli_name(event: HookEvent) -> &'static str {
     }
 }
 
-/// Whether `command` is subcog's hook for `event`: `<program> hook <event>` where the
-/// program (quoted or not, any directory, any extension) is named `subcog`.
-fn is_ours(command: &str, event: HookEvent) -> bool {
+/// Whether `command` is subcog's hook for `event`: `<program> hook <event> [flags]` where
+/// the program (quoted or not, any directory, any extension) is named `subcog`.
+pub fn is_ours(command: &str, event: HookEvent) -> bool {
     let trimmed = command.trim();
     let Some((program, rest)) = trimmed.rsplit_once(" hook ") else {
         return false;
     };
-    if HookEvent::parse(rest.trim()) != Some(event) {
+    if rest.split_whitespace().next().and_then(HookEvent::parse) != Some(event) {
         return false;
     }
     let program = program.trim();

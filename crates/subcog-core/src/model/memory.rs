@@ -9,6 +9,9 @@ use ulid::Ulid;
 use super::{Domain, Namespace, Priority, Status, Tier};
 use crate::error::ValidationError;
 
+/// Characters of a memory's short handle ([`MemoryId::handle`]).
+pub const HANDLE_LEN: usize = 8;
+
 /// A memory's identifier: a ULID, sortable by creation time and unique across machines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "String")]
@@ -36,6 +39,14 @@ impl MemoryId {
     /// The underlying ULID.
     pub fn ulid(&self) -> Ulid {
         self.0
+    }
+
+    /// The short handle shown in session context: the last [`HANDLE_LEN`] characters,
+    /// from the ULID's random part (40 bits: unique in any realistic store, and checked
+    /// when resolved).
+    pub fn handle(&self) -> String {
+        let s = self.0.to_string();
+        s[s.len() - HANDLE_LEN..].to_string()
     }
 }
 
@@ -145,6 +156,10 @@ pub struct Memory {
     /// Time references in the content, resolved against the capture day (event time).
     #[serde(default)]
     pub time_refs: Vec<crate::temporal::resolve::TemporalRef>,
+    /// Memories a user said do not replace this one (an undone supersession), so
+    /// consolidation never marks it superseded by them again.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub not_superseded_by: Vec<MemoryId>,
 }
 
 impl Memory {
@@ -175,6 +190,7 @@ impl Memory {
             cluster_id: None,
             context: None,
             time_refs: Vec::new(),
+            not_superseded_by: Vec::new(),
         };
         // Default reading (UTC, month first); capture re-reads with the configured options.
         crate::temporal::annotate(&mut m, &crate::temporal::TemporalOptions::default());

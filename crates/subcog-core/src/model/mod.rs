@@ -6,7 +6,7 @@
 mod memory;
 mod namespace;
 
-pub use memory::{Memory, MemoryId, RetentionScore, SearchHit};
+pub use memory::{HANDLE_LEN, Memory, MemoryId, RetentionScore, SearchHit};
 pub use namespace::{BUILTIN_NAMESPACES, Namespace};
 
 use serde::{Deserialize, Serialize};

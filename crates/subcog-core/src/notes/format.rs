@@ -55,6 +55,9 @@ struct MemoryFront {
     /// Resolved time references; absent in notes written before they existed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     time_refs: Option<Vec<TemporalRef>>,
+    /// Memories a user said do not replace this one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    not_superseded_by: Vec<String>,
 }
 
 /// Most time references a note may carry; more means the note was not written by subcog.
@@ -226,6 +229,7 @@ pub fn memory_note(m: &Memory) -> String {
         updated_at: timestamp::to_storage(m.updated_at),
         context: m.context.clone(),
         time_refs: Some(m.time_refs.clone()),
+        not_superseded_by: m.not_superseded_by.iter().map(ToString::to_string).collect(),
     };
     wrap(&front, &m.content)
 }
@@ -287,6 +291,13 @@ pub fn parse_memory_note(bytes: &[u8], anchor: git2::Oid, max_content: usize) ->
     if let Some(refs) = checked_time_refs(front.time_refs) {
         m.time_refs = refs;
     }
+    // Ids only (a bad one is dropped, not fatal), bounded like everything from a note.
+    m.not_superseded_by = front
+        .not_superseded_by
+        .iter()
+        .take(64)
+        .filter_map(|id| id.parse().ok())
+        .collect();
     Ok(m)
 }
 

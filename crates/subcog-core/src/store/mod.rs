@@ -410,4 +410,23 @@ pub trait Store: Send + Sync {
 
     /// Memories with `status`, counted per tier (cheap: for every session start).
     fn tier_counts(&self, status: Status) -> Result<BTreeMap<String, u64>, StoreError>;
+
+    /// How often each term occurs (matched as [`Store::search_text`] matches it) and which
+    /// of `ids` contain it: the keyword evidence of prompt recall.
+    fn term_stats(&self, terms: &[String], ids: &[MemoryId]) -> Result<TermStats, StoreError>;
+
+    /// Ids ending with `suffix` (case-insensitive), at most `limit`: short handles.
+    fn ids_with_suffix(&self, suffix: &str, limit: usize) -> Result<Vec<MemoryId>, StoreError>;
+}
+
+/// Document frequencies of query terms in a store (see [`Store::term_stats`]).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct TermStats {
+    /// Memories in the store (every status but deleted).
+    pub docs: u64,
+    /// Memories containing each term, in the order of the terms.
+    pub df: Vec<u64>,
+    /// For each asked-for id that contains any term: which terms (bit `i` = term `i`; the
+    /// first 64 terms).
+    pub present: std::collections::HashMap<MemoryId, u64>,
 }

@@ -14,9 +14,9 @@ use crate::output;
 /// and its enrichment for good, and needs --yes.
 #[derive(Debug, Args)]
 pub struct DeleteArgs {
-    /// Ids of the memories to delete
+    /// Ids of the memories to delete (or the short ids session context shows)
     #[arg(required = true)]
-    pub ids: Vec<MemoryId>,
+    pub ids: Vec<String>,
     /// Remove for good instead of marking deleted
     #[arg(long)]
     pub hard: bool,
@@ -33,7 +33,11 @@ pub fn run(app: &App, args: DeleteArgs) -> CommandResult {
         ));
     }
     let subcog = app.subcog()?;
-    let mut ids = args.ids.clone();
+    let mut ids: Vec<MemoryId> = args
+        .ids
+        .iter()
+        .map(|id| subcog.resolve_id(id))
+        .collect::<Result<_, _>>()?;
     ids.sort();
     ids.dedup();
     // Check every id first so a typo in the last one does not leave the rest half done.

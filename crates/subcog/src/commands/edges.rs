@@ -22,7 +22,11 @@ pub struct EdgesArgs {
 /// Runs `edges`.
 pub fn run(app: &App, args: EdgesArgs) -> CommandResult {
     let subcog = app.subcog()?;
-    let id = args.id.trim().to_string();
+    // A short memory id is resolved; anything else (a cluster id) is taken as it is.
+    let id = subcog
+        .resolve_id(&args.id)
+        .map(|m| m.to_string())
+        .unwrap_or_else(|_| args.id.trim().to_string());
     let edges = collect(subcog, &id)?;
     let label = |node: &str| -> String {
         match node.parse() {

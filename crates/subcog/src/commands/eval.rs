@@ -46,11 +46,50 @@ pub enum EvalBench {
         #[arg(long)]
         details: bool,
     },
+    /// Prompt recall: does UserPromptSubmit give each labelled prompt the memories it
+    /// needs, and small talk nothing? Precision, recall and silence per split.
+    ///
+    /// DIR holds store.jsonl (the project's memories) and prompts.jsonl (prompts with the
+    /// keys of the memories that help), e.g. data/prompt-recall.
+    Prompts {
+        /// The labelled set's directory
+        dir: PathBuf,
+        /// Include every prompt's judged candidates and their evidence in --json output
+        #[arg(long)]
+        details: bool,
+    },
+    /// Supersession: does offline consolidation link each labelled replacement to the note
+    /// it replaces, and nothing else? Precision, recall and wrong targets per split.
+    ///
+    /// DIR holds pairs.jsonl, chains.jsonl and filler.jsonl (e.g. data/supersession); they
+    /// go into one fresh temporary store and one consolidation runs with --llm off.
+    Supersession {
+        /// The labelled set's directory
+        dir: PathBuf,
+        /// Include every pair's outcome (with reasons and wrong targets) in the output
+        #[arg(long)]
+        details: bool,
+        /// Keep the evaluation's store in this directory (to inspect it with subcog
+        /// --data-dir DIR, or its SQLite file) instead of deleting it
+        #[arg(long, value_name = "DIR")]
+        keep_store: Option<PathBuf>,
+        /// Include every judged candidate pair with its evidence and label in --json
+        /// output (the input of tools/calibrate_supersession.py)
+        #[arg(long)]
+        candidates: bool,
+    },
 }
 
 /// Runs `eval`.
 pub fn run(app: &App, args: EvalArgs) -> CommandResult {
     match args.bench {
+        EvalBench::Prompts { dir, details } => prompts(app, &dir, details),
+        EvalBench::Supersession {
+            dir,
+            details,
+            keep_store,
+            candidates,
+        } => supersession(app, &dir, details, candidates, keep_store),
         EvalBench::Locomo {
             file,
             ks,
@@ -93,6 +132,169 @@ pub fn run(app: &App, args: EvalArgs) -> CommandResult {
             output::print(&human(&report))
         }
     }
+}
+
+fn prompts(app: &App, dir: &std::path::Path, details: bool) -> CommandResult {
+    if !dir.join("store.jsonl").is_file() || !dir.join("prompts.jsonl").is_file() {
+        return Err(CommandError::user(format!(
+            "{} needs store.jsonl and prompts.jsonl (see data/prompt-recall/README.md)",
+            dir.display()
+        )));
+    }
+    let subcog = app.subcog()?;
+    let embedder = subcog.embedder();
+    if embedder.is_none() && !app.global.quiet {
+        output::note("no embedding model: judging prompts by keywords only (`subcog model install`)");
+    }
+    let workdir = std::env::temp_dir().join(format!("subcog-eval-prompts-{}", std::process::id()));
+    let quiet = app.global.quiet || app.json();
+    let result = subcog_core::eval::prompts::run(dir, subcog.config(), embedder, &workdir, details, &mut |line| {
+        if !quiet {
+            eprintln!("{line}");
+        }
+    });
+    let _ = std::fs::remove_dir_all(&workdir);
+    let report = result?;
+    if app.json() {
+        return output::print_json(&serde_json::to_value(&report).unwrap_or_default());
+    }
+    let mut rows = vec![
+        ["group", "prompts", "precision", "recall", "silence", "hit@1", "MRR"]
+            .map(String::from)
+            .to_vec(),
+    ];
+    let row = |name: &str, s: &subcog_core::eval::prompts::Score| {
+        vec![
+            name.to_string(),
+            s.prompts.to_string(),
+            format!("{:.3} ({}/{})", s.precision, s.injected_relevant, s.injected),
+            format!("{:.3} ({}/{})", s.recall, s.hits, s.relevant_prompts),
+            format!("{:.3} ({}/{})", s.silence, s.silent, s.irrelevant_prompts),
+            format!("{:.3}", s.hit_at_1),
+            format!("{:.3}", s.mrr),
+        ]
+    };
+    for (name, s) in &report.splits {
+        rows.push(row(name, s));
+    }
+    for (name, s) in &report.kinds {
+        rows.push(row(&format!("  {name}"), s));
+    }
+    let mut out = output::table(&rows, &[output::HEADING]);
+    out.push_str(&format!(
+        "\n{} memories; semantic: {}; hooks.prompt_min_evidence = {}\n",
+        report.memories, report.semantic, report.min_evidence
+    ));
+    output::print(&out)
+}
+
+fn supersession(
+    app: &App,
+    dir: &std::path::Path,
+    details: bool,
+    candidates: bool,
+    keep: Option<PathBuf>,
+) -> CommandResult {
+    for file in ["pairs.jsonl", "chains.jsonl", "filler.jsonl"] {
+        if !dir.join(file).is_file() {
+            return Err(CommandError::user(format!(
+                "{} needs {file} (see data/supersession/README.md)",
+                dir.display()
+            )));
+        }
+    }
+    let subcog = app.subcog()?;
+    let embedder = subcog.embedder();
+    if embedder.is_none() && !app.global.quiet {
+        output::note("no embedding model: consolidating without vectors (`subcog model install`)");
+    }
+    if let Some(k) = &keep
+        && k.exists()
+    {
+        return Err(CommandError::user(format!(
+            "{} exists: --keep-store wants a new directory",
+            k.display()
+        )));
+    }
+    let workdir = keep
+        .clone()
+        .unwrap_or_else(|| std::env::temp_dir().join(format!("subcog-eval-supersession-{}", std::process::id())));
+    let quiet = app.global.quiet || app.json();
+    let result = subcog_core::eval::supersession::run(
+        dir,
+        subcog.config(),
+        embedder,
+        &workdir,
+        details,
+        candidates,
+        &mut |line| {
+            if !quiet {
+                eprintln!("{line}");
+            }
+        },
+    );
+    if keep.is_none() {
+        let _ = std::fs::remove_dir_all(&workdir);
+    }
+    let report = result?;
+    if app.json() {
+        return output::print_json(&serde_json::to_value(&report).unwrap_or_default());
+    }
+    let mut rows = vec![
+        ["group", "precision", "recall", "wrong targets", "false links", "chains"]
+            .map(String::from)
+            .to_vec(),
+    ];
+    let row = |name: &str, s: &subcog_core::eval::supersession::Score| {
+        vec![
+            name.to_string(),
+            format!("{:.3}", s.precision),
+            format!("{:.3} ({}/{})", s.recall, s.found, s.replacements),
+            s.wrong_targets.to_string(),
+            format!("{}/{}", s.false_links, s.negatives),
+            if s.chain_links == 0 {
+                String::new()
+            } else {
+                format!("{}/{} ({} skipped)", s.chain_found, s.chain_links, s.chain_skips)
+            },
+        ]
+    };
+    for (name, s) in &report.splits {
+        rows.push(row(name, s));
+    }
+    for (name, s) in &report.kinds {
+        rows.push(row(&format!("  {name}"), s));
+    }
+    let mut out = output::table(&rows, &[output::HEADING]);
+    out.push_str(&format!(
+        "\n{} memories; semantic: {}; {} supersessions recorded, {} of them labelled right (store-level precision {:.3}); consolidation {:.1} s\n",
+        report.memories,
+        report.semantic,
+        report.recorded,
+        report.recorded_right,
+        report.store_precision,
+        report.consolidation_seconds
+    ));
+    for d in report
+        .details
+        .iter()
+        .filter(|d| (d.label == "supersedes") != d.linked || !d.wrong.is_empty())
+    {
+        out.push_str(&format!(
+            "\n{} [{} {} {}] {}\n  older: {}\n  newer: {}\n",
+            d.id,
+            d.split,
+            d.kind,
+            d.label,
+            if d.linked { "LINKED" } else { "missed" },
+            d.older,
+            d.newer
+        ));
+        for (text, why) in &d.wrong {
+            out.push_str(&format!("  wrong target: {text}  ({why})\n"));
+        }
+    }
+    output::print(&out)
 }
 
 fn human(r: &LocomoReport) -> String {

@@ -1,7 +1,7 @@
 //! `subcog get`
 
 use clap::Args;
-use subcog_core::model::{Memory, MemoryId};
+use subcog_core::model::Memory;
 
 use crate::app::App;
 use crate::command_error::CommandResult;
@@ -10,13 +10,14 @@ use crate::output;
 /// Show one memory with every field.
 #[derive(Debug, Args)]
 pub struct GetArgs {
-    /// The memory's id
-    pub id: MemoryId,
+    /// The memory's id (or the short id session context shows)
+    pub id: String,
 }
 
 /// Runs `get`.
 pub fn run(app: &App, args: GetArgs) -> CommandResult {
-    let memory = app.subcog()?.get(&args.id)?;
+    let subcog = app.subcog()?;
+    let memory = subcog.get(&subcog.resolve_id(&args.id)?)?;
     if app.json() {
         return output::print_json(&output::memory_json(&memory, None));
     }

@@ -9,7 +9,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 use serde_json::{Value, json};
-use subcog_core::hooks::{HookEvent, HookInput, HookReport, answer};
+use subcog_core::hooks::{HookEvent, HookInput, HookReport, answer, state};
 
 use crate::app::App;
 use crate::cli::GlobalArgs;
@@ -21,10 +21,24 @@ const HOOK_BUSY_TIMEOUT_MS: i64 = 2_000;
 const MAX_STDIN: u64 = 16 * 1024 * 1024;
 
 /// Run a Claude Code hook (reads its JSON on stdin; see `subcog init`)
+///
+/// `SUBCOG_HOOKS=off` in the environment makes every hook answer nothing (one session
+/// without memory: `SUBCOG_HOOKS=off claude`).
 #[derive(Debug, Args)]
 pub struct HookArgs {
     /// session-start, user-prompt-submit, post-tool-use, pre-compact, stop, session-end
     pub event: String,
+    /// How this hook was registered (`plugin`, `settings`): named when the same hook runs
+    /// twice
+    #[arg(long, default_value = "settings", hide = true)]
+    pub via: String,
+}
+
+/// Whether `SUBCOG_HOOKS` turns the hooks off for this session.
+fn hooks_off() -> bool {
+    std::env::var("SUBCOG_HOOKS")
+        .map(|v| matches!(v.trim().to_ascii_lowercase().as_str(), "off" | "0" | "false" | "no"))
+        .unwrap_or(false)
 }
 
 /// Runs the hook; never fails.
@@ -42,24 +56,31 @@ pub fn run(global: GlobalArgs, args: HookArgs) -> ExitCode {
             tracing::warn!(event = %args.event, "unknown hook event; answering with nothing");
             (json!({"suppressOutput": true}), None)
         }
+        Some(event) if hooks_off() => {
+            let _ = std::io::copy(&mut std::io::stdin().take(MAX_STDIN), &mut std::io::sink());
+            tracing::debug!(event = event.name(), "SUBCOG_HOOKS=off: answering with nothing");
+            (answer(event, "", None), None)
+        }
         // A bug must not cost the session either: a panic becomes an empty answer.
-        Some(event) => match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| handle(global, event)))
-            .unwrap_or_else(|_| Err(("internal error (panic); see the message above".into(), None)))
-        {
-            Ok((report, debug_log)) => {
-                let message = match report.captured.len() {
-                    0 => None,
-                    1 => Some("subcog: captured 1 memory".to_string()),
-                    n => Some(format!("subcog: captured {n} memories")),
-                };
-                let out = answer(event, &report.context, message.as_deref());
-                (out, debug_log.map(|path| (path, event, Some(report))))
+        Some(event) => {
+            match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| handle(global, event, &args.via)))
+                .unwrap_or_else(|_| Err(("internal error (panic); see the message above".into(), None)))
+            {
+                Ok((report, debug_log)) => {
+                    let message = match report.captured.len() {
+                        0 => None,
+                        1 => Some("subcog: captured 1 memory".to_string()),
+                        n => Some(format!("subcog: captured {n} memories")),
+                    };
+                    let out = answer(event, &report.context, message.as_deref());
+                    (out, debug_log.map(|path| (path, event, Some(report))))
+                }
+                Err((why, debug_log)) => {
+                    tracing::warn!(event = event.name(), error = %why, "hook failed; answering with empty context");
+                    (answer(event, "", None), debug_log.map(|path| (path, event, None)))
+                }
             }
-            Err((why, debug_log)) => {
-                tracing::warn!(event = event.name(), error = %why, "hook failed; answering with empty context");
-                (answer(event, "", None), debug_log.map(|path| (path, event, None)))
-            }
-        },
+        }
     };
     if let Some((path, event, report)) = log {
         write_debug_log(&path, event, report.as_ref(), started.elapsed().as_secs_f64() * 1000.0);
@@ -72,7 +93,7 @@ pub fn run(global: GlobalArgs, args: HookArgs) -> ExitCode {
 
 type Failure = (String, Option<PathBuf>);
 
-fn handle(global: GlobalArgs, event: HookEvent) -> Result<(HookReport, Option<PathBuf>), Failure> {
+fn handle(global: GlobalArgs, event: HookEvent, via: &str) -> Result<(HookReport, Option<PathBuf>), Failure> {
     let mut raw = String::new();
     std::io::stdin()
         .take(MAX_STDIN)
@@ -110,8 +131,26 @@ fn handle(global: GlobalArgs, event: HookEvent) -> Result<(HookReport, Option<Pa
         report.notes.push("project opted out (.nosubcog)".into());
         return Ok((report, debug_log));
     }
-    let subcog = app.subcog().map_err(|e| fail(e.message()))?;
     let state_dir = app.data_dir().map_err(|e| fail(e.message()))?.join("hooks");
+    // The plugin and the settings both registering subcog run every hook twice with the
+    // same payload: the second run answers nothing, and `subcog status` says so.
+    if let state::Claim::Duplicate { via: first } = state::claim(&state_dir, event.name(), &raw, via) {
+        state::record_duplicate(
+            &state_dir,
+            &state::DuplicateRun {
+                at: chrono::Utc::now().to_rfc3339(),
+                event: event.name().to_string(),
+                first: first.clone(),
+                second: via.to_string(),
+            },
+        );
+        report.notes.push(format!(
+            "the same {} ran twice (first through {first}, now through {via}): answered once; see `subcog status`",
+            event.name()
+        ));
+        return Ok((report, debug_log));
+    }
+    let subcog = app.subcog().map_err(|e| fail(e.message()))?;
     report = subcog
         .hook(event, &input, &state_dir)
         .map_err(|e| fail(e.to_string()))?;
@@ -175,7 +214,8 @@ fn write_debug_log(path: &Path, event: HookEvent, report: Option<&HookReport>, m
             std::fs::create_dir_all(dir)?;
         }
         let mut f = std::fs::OpenOptions::new().create(true).append(true).open(path)?;
-        writeln!(f, "{line}")
+        // One write per line: two hooks appending at once must not interleave.
+        f.write_all(format!("{line}\n").as_bytes())
     };
     if let Err(e) = write() {
         tracing::warn!(error = %e, path = %path.display(), "could not write the hook debug log");

@@ -146,6 +146,18 @@ pub fn run(app: &App, args: InitArgs) -> CommandResult {
         ));
         report.insert("sync".into(), serde_json::to_value(&setup).unwrap_or_default());
     }
+    if !args.no_hooks {
+        // A plugin (or the other settings file) registering subcog too would run every
+        // hook twice.
+        let (found, warning) = app.hook_registrations()?;
+        if let Some(w) = &warning {
+            text.push_str(&format!("warning: {w}\n"));
+        }
+        report.insert(
+            "registrations".into(),
+            json!({"found": found, "double_registration": warning}),
+        );
+    }
     if report.is_empty() {
         return Err(CommandError::user(
             "nothing to set up: drop --no-hooks or --no-mcp, or add --sync",

@@ -32,13 +32,19 @@ pub fn run(app: &App, args: LlmArgs) -> CommandResult {
     let subcog = app.subcog()?;
     let chain = subcog.llm_chain(provider.as_deref().unwrap_or("auto"))?;
     let Some(chain) = chain else {
+        let (requested, checks) = subcog.llm_providers(provider.as_deref().unwrap_or("auto"))?;
         if app.json() {
-            return output::print_json(&serde_json::json!({"providers": []}));
+            return output::print_json(&serde_json::json!({"providers": [], "provider": requested, "why": checks}));
         }
-        return output::print(
-            "no LLM provider available: set OPENAI_API_KEY or ANTHROPIC_API_KEY, or start LM Studio or Ollama \
-             (consolidation runs offline without one)\n",
+        let mut out = String::from(
+            "no LLM provider available (consolidation runs offline without one). Start LM Studio or \
+             Ollama, or name a cloud provider: SUBCOG_LLM_PROVIDER=openai|anthropic, or [llm] provider / chain \
+             in the config file (an API key alone is not enough)\n",
         );
+        for c in checks {
+            out.push_str(&format!("  {}: {}\n", c.name, c.reason));
+        }
+        return output::print(&out);
     };
     let req = ChatRequest {
         system: "You check connectivity. Answer with the JSON object {\"ok\": true} and nothing else.".into(),

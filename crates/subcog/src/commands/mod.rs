@@ -19,6 +19,7 @@ pub mod mcp;
 pub mod model;
 pub mod recall;
 pub mod reindex;
+pub mod review;
 pub mod runs;
 pub mod status;
 pub mod summaries;
@@ -54,6 +55,7 @@ pub fn run(app: &App, command: Command) -> CommandResult {
         Command::Config(args) => config::run(app, args),
         Command::Consolidate(args) => consolidate::run(app, args),
         Command::Runs(args) => runs::run(app, args),
+        Command::Review(args) => review::run(app, args),
         Command::Llm(args) => llm::run(app, args),
         Command::Tiers(args) => tiers::run(app, args),
         Command::Edges(args) => edges::run(app, args),

@@ -132,18 +132,34 @@ fn human(result: &RecallResult, explain: bool) -> String {
     )
 }
 
+/// Every factor that moved a result: each channel's rank and score, the tag boost and the
+/// tags behind it, a move above the memory it replaced, its tier and status.
 fn explain_text(hit: &RecallHit) -> String {
     let e = &hit.explain;
     let part = |name: &str, c: Option<subcog_core::recall::ChannelScore>| match c {
         Some(c) => format!("{name}#{} {:.3}", c.rank, c.score),
         None => format!("{name} -"),
     };
-    format!(
+    let mut out = format!(
         "{} {} {}",
         part("bm25", e.bm25),
         part("vec", e.vector),
         part("time", e.time)
-    )
+    );
+    if e.tag_boost {
+        out.push_str(&format!(" tag×{:.2}[{}]", e.boost, e.boost_tags.join(",")));
+    }
+    if let Some(replaced) = e.placed_above {
+        out.push_str(&format!(" above-replaced:{}", replaced.handle()));
+    }
+    if let Some(old) = e.stands_for {
+        out.push_str(&format!(" for-superseded:{}", old.handle()));
+    }
+    out.push_str(&format!(" {}", hit.memory.tier.as_str()));
+    if let Some(newer) = hit.memory.superseded_by {
+        out.push_str(&format!(" superseded-by:{}", newer.handle()));
+    }
+    out
 }
 
 fn result_json(query: &str, result: &RecallResult, explain: bool) -> serde_json::Value {

@@ -14,8 +14,15 @@ pub struct StatusArgs {}
 /// Runs `status`.
 pub fn run(app: &App, _args: StatusArgs) -> CommandResult {
     let report = app.subcog()?.status()?;
+    let integration = integration(app)?;
     if app.json() {
-        return output::print_json(&report_json(&report));
+        let mut v = report_json(&report);
+        if let Some(map) = v.as_object_mut() {
+            map.insert("claude_code".into(), integration.json.clone());
+            map.insert("llm".into(), integration.llm_json.clone());
+            map.insert("warnings".into(), serde_json::json!(integration.warnings));
+        }
+        return output::print_json(&v);
     }
     let mut out = String::new();
     let mut rows = vec![
@@ -57,7 +64,11 @@ pub fn run(app: &App, _args: StatusArgs) -> CommandResult {
             ),
         ]);
     }
+    rows.extend(integration.rows.iter().cloned());
     out.push_str(&output::table(&rows, &[output::HEADING]));
+    for w in &integration.warnings {
+        out.push_str(&format!("{} {w}\n", output::paint(output::WARN, "warning:")));
+    }
     for (title, counts) in [
         ("namespaces", &report.by_namespace),
         ("tiers", &report.by_tier),
@@ -71,6 +82,77 @@ pub fn run(app: &App, _args: StatusArgs) -> CommandResult {
         out.push_str(&counts_table(counts));
     }
     output::print(&out)
+}
+
+/// What `status` says about Claude Code and the LLM beyond the store's counts.
+struct Integration {
+    rows: Vec<Vec<String>>,
+    warnings: Vec<String>,
+    json: serde_json::Value,
+    llm_json: serde_json::Value,
+}
+
+/// Hook registrations (and double ones, seen in the files or at run time) and which LLM
+/// provider consolidation would use, with why.
+fn integration(app: &App) -> Result<Integration, crate::command_error::CommandError> {
+    use subcog_core::hooks::state;
+    let mut rows = Vec::new();
+    let mut warnings = Vec::new();
+    let (found, double) = app.hook_registrations()?;
+    rows.push(vec![
+        "claude code hooks".into(),
+        if found.is_empty() {
+            "not registered (run `subcog init`, or install the plugin)".to_string()
+        } else {
+            found
+                .iter()
+                .map(|r| format!("{} ({})", r.place, r.path.display()))
+                .collect::<Vec<_>>()
+                .join("; ")
+        },
+    ]);
+    warnings.extend(double.clone());
+    let last_double = app
+        .data_dir()
+        .ok()
+        .and_then(|d| state::last_duplicate(&d.join("hooks")));
+    if let Some(d) = &last_double {
+        warnings.push(format!(
+            "at {} the {} hook ran twice (through {} and {}): subcog answered once; remove one registration",
+            d.at, d.event, d.first, d.second
+        ));
+    }
+    let subcog = app.subcog()?;
+    let (requested, checks) = subcog.llm_providers("auto")?;
+    let used: Vec<&str> = checks.iter().filter(|c| c.used).map(|c| c.name.as_str()).collect();
+    rows.push(vec![
+        "consolidation llm".into(),
+        if used.is_empty() {
+            format!("none (offline path; provider = {requested})")
+        } else {
+            format!("{} (provider = {requested})", used.join(", "))
+        },
+    ]);
+    for c in &checks {
+        rows.push(vec![
+            format!("  {}", c.name),
+            format!("{}: {}", if c.used { "used" } else { "not used" }, c.reason),
+        ]);
+    }
+    Ok(Integration {
+        rows,
+        warnings,
+        json: serde_json::json!({
+            "hooks": found,
+            "double_registration": double,
+            "last_duplicate_run": last_double,
+        }),
+        llm_json: serde_json::json!({
+            "provider": requested,
+            "used": used,
+            "providers": checks,
+        }),
+    })
 }
 
 /// The report as JSON (the CLI's `--json` and the MCP server's `status`).

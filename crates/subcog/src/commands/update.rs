@@ -2,7 +2,7 @@
 
 use clap::Args;
 use subcog_core::manage::UpdateRequest;
-use subcog_core::model::{MemoryId, Priority, Status};
+use subcog_core::model::{Priority, Status};
 
 use crate::app::App;
 use crate::command_error::{CommandError, CommandResult};
@@ -11,8 +11,8 @@ use crate::output;
 /// Change a memory. Only the fields given change; updated_at is set to now.
 #[derive(Debug, Args)]
 pub struct UpdateArgs {
-    /// The memory's id
-    pub id: MemoryId,
+    /// The memory's id (or the short id session context shows)
+    pub id: String,
     /// New content (secrets are redacted as at capture)
     #[arg(long)]
     pub content: Option<String>,
@@ -46,6 +46,10 @@ pub struct UpdateArgs {
     /// Accept a namespace that is not built in, configured or in use
     #[arg(long)]
     pub allow_new_namespace: bool,
+    /// Undo this memory's supersession (`subcog review` lists them): it is current again,
+    /// and consolidation will not mark it superseded by the same memory again
+    #[arg(long)]
+    pub not_superseded: bool,
 }
 
 /// Runs `update`.
@@ -62,13 +66,15 @@ pub fn run(app: &App, args: UpdateArgs) -> CommandResult {
         priority: args.priority,
         status: args.status,
         allow_new_namespace: args.allow_new_namespace,
+        not_superseded: args.not_superseded,
     };
     if request.is_empty() {
         return Err(CommandError::user(
             "nothing to update: pass at least one field to change (see --help)",
         ));
     }
-    let memory = app.subcog()?.update(&args.id, request)?;
+    let subcog = app.subcog()?;
+    let memory = subcog.update(&subcog.resolve_id(&args.id)?, request)?;
     if app.json() {
         return output::print_json(&output::memory_json(&memory, None));
     }

@@ -132,6 +132,9 @@ pub struct UpdateArgs {
     pub remove_tags: Option<Vec<String>>,
     /// critical memories never decay below WARM; normal is the default.
     pub priority: Option<String>,
+    /// true: undo this memory's supersession (it is current again; consolidation will not
+    /// redo it).
+    pub not_superseded: Option<bool>,
 }
 
 /// `consolidate` arguments; without a scope, everything is consolidated.
@@ -183,12 +186,8 @@ pub fn brief(m: &Memory, score: Option<f64>) -> serde_json::Value {
     v
 }
 
-fn parse_id(id: &str) -> Result<MemoryId, CommandError> {
-    id.trim().parse().map_err(|_| {
-        CommandError::user(format!(
-            "not a memory id: {id:?} (ids look like 01JC3...; recall lists them)"
-        ))
-    })
+fn parse_id(s: &subcog_core::Subcog, id: &str) -> Result<MemoryId, CommandError> {
+    Ok(s.resolve_id(id)?)
 }
 
 fn namespaces(list: Option<&str>) -> Result<Vec<Namespace>, CommandError> {
@@ -293,7 +292,7 @@ impl Server {
     async fn get(&self, Parameters(args): Parameters<IdArgs>) -> CallToolResult {
         answer(
             self.blocking(move |s| {
-                let m = s.get(&parse_id(&args.id)?)?;
+                let m = s.get(&parse_id(s, &args.id)?)?;
                 Ok(crate::output::memory_json(&m, None))
             })
             .await,
@@ -305,7 +304,7 @@ impl Server {
     async fn update(&self, Parameters(args): Parameters<UpdateArgs>) -> CallToolResult {
         answer(
             self.blocking(move |s| {
-                let id = parse_id(&args.id)?;
+                let id = parse_id(s, &args.id)?;
                 let req = UpdateRequest {
                     content: args.content,
                     summary: args.summary,
@@ -318,6 +317,7 @@ impl Server {
                     priority: args.priority.as_deref().map(str::parse).transpose()?,
                     status: None,
                     allow_new_namespace: false,
+                    not_superseded: args.not_superseded.unwrap_or(false),
                 };
                 if req.is_empty() {
                     return Err(CommandError::user(
@@ -335,7 +335,7 @@ impl Server {
     async fn delete(&self, Parameters(args): Parameters<IdArgs>) -> CallToolResult {
         answer(
             self.blocking(move |s| {
-                let m = s.delete_soft(&parse_id(&args.id)?)?;
+                let m = s.delete_soft(&parse_id(s, &args.id)?)?;
                 Ok(serde_json::json!({"id": m.id.to_string(), "status": m.status.to_string()}))
             })
             .await,
@@ -398,7 +398,7 @@ impl Server {
     async fn edges(&self, Parameters(args): Parameters<IdArgs>) -> CallToolResult {
         answer(
             self.blocking(move |s| {
-                let id = parse_id(&args.id)?.to_string();
+                let id = parse_id(s, &args.id)?.to_string();
                 let edges = commands::edges::collect(s, &id)?;
                 serde_json::to_value(&edges).map_err(CommandError::internal)
             })

@@ -93,6 +93,9 @@ async def protocol_tour(session, max_bytes):
     check(nothing["count"] == 0, f"since tomorrow finds nothing: {nothing}")
 
     got = await call_json(session, "get", {"id": first["id"]})
+    # The short id session context shows (the ULID's last 8 characters) names it too.
+    short = await call_json(session, "get", {"id": first["id"][-8:].lower()})
+    check(short["id"] == first["id"], f"short id: {short}")
     check(got["content"].startswith("We chose PostgreSQL"), "get returns the content")
     empty = await session.call_tool("update", {"id": blocker["id"]})
     check(empty.is_error and "nothing to update" in text(empty), f"update without fields: {empty}")
@@ -150,7 +153,7 @@ async def protocol_tour(session, max_bytes):
     bad = await session.call_tool("capture", {"namespace": "decisions"})
     check(bad.is_error and "content" in text(bad), f"missing content: {text(bad)}")
     bad = await session.call_tool("get", {"id": "not-an-id"})
-    check(bad.is_error and "not a memory id" in text(bad), f"bad id: {text(bad)}")
+    check(bad.is_error and "invalid memory id" in text(bad), f"bad id: {text(bad)}")
     bad = await session.call_tool("recall", {"query": "x", "mode": "sideways"})
     check(bad.is_error, "bad mode is an error")
     bad = await session.call_tool("get", {"id": "01ARZ3NDEKTSV4RRFFQ69G5FAV"})

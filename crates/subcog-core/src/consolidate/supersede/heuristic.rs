@@ -1,4 +1,6 @@
-//! Stage 4 without an LLM: does a newer memory replace an older one?
+//! The marker heuristic of the first version: a change marker near a shared distinctive word.
+//! Kept for contradictions across namespaces (edges); supersession itself is judged in
+//! [`super::judge_all`].
 //!
 //! Conservative by design: the pair must share a namespace and domain, be related (cluster
 //! mates, or at least `supersession_similarity` apart and sharing a topic word), and the
@@ -13,7 +15,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 #[cfg(test)]
-use super::terms::salient;
+use crate::consolidate::terms::salient;
 use crate::model::{Memory, SupersessionKind};
 
 static STRONG: LazyLock<Regex> = LazyLock::new(|| {
@@ -46,7 +48,7 @@ fn marker_names(text: &str, at: usize, shared: &BTreeSet<&String>) -> bool {
     let words = |s: &str| -> Vec<String> {
         s.split(|c: char| !c.is_alphanumeric())
             .filter(|w| !w.is_empty())
-            .map(|w| super::terms::fold(w.to_lowercase()))
+            .map(|w| crate::consolidate::terms::fold(w.to_lowercase()))
             .collect()
     };
     let head = words(text.get(start..at).unwrap_or_default());

@@ -22,11 +22,11 @@ use chrono::{DateTime, Utc};
 
 use super::{
     BeforeCommit, BeforeInsertCommit, ConsolidationWrite, EmbeddingCount, InsertOutcome, ListOrder, MemoryFilter,
-    PutOutcome, RecordedTransition, Store, StoreError, StoreStats, Vectors,
+    PutOutcome, RecordedTransition, Store, StoreError, StoreStats, TermStats, Vectors,
 };
 use crate::embed::EmbeddingModel;
 use crate::model::{ConsolidationResult, Memory, MemoryEdge, MemoryId, MemorySummary, SearchHit, Status, Supersession};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// BM25 column weights for content, summary, tags and context (tuned on LoCoMo).
 const BM25_WEIGHTS: &str = "1.0, 0.6, 0.4, 0.6";
@@ -659,6 +659,81 @@ impl Store for SqliteStore {
         for row in rows {
             let (tier, n) = row.map_err(|e| self.err(e))?;
             out.insert(tier, u64::try_from(n).unwrap_or(0));
+        }
+        Ok(out)
+    }
+
+    fn term_stats(&self, terms: &[String], ids: &[MemoryId]) -> Result<TermStats, StoreError> {
+        let _span = tracing::debug_span!("store.sqlite.term_stats", terms = terms.len()).entered();
+        let conn = self.lock()?;
+        let docs: i64 = conn
+            .prepare_cached("SELECT count(*) FROM memories WHERE status <> 'deleted'")
+            .and_then(|mut s| s.query_row([], |r| r.get(0)))
+            .map_err(|e| self.err(e))?;
+        // The candidates' FTS rowids, once.
+        let mut seqs: HashMap<i64, MemoryId> = HashMap::new();
+        {
+            let mut stmt = conn
+                .prepare_cached("SELECT seq FROM memories WHERE id = ?1")
+                .map_err(|e| self.err(e))?;
+            for id in ids {
+                if let Some(seq) = stmt
+                    .query_row([id.to_string()], |r| r.get::<_, i64>(0))
+                    .optional()
+                    .map_err(|e| self.err(e))?
+                {
+                    seqs.insert(seq, *id);
+                }
+            }
+        }
+        let mut out = TermStats {
+            docs: u64::try_from(docs).unwrap_or(0),
+            ..Default::default()
+        };
+        let mut count = conn
+            .prepare_cached("SELECT count(*) FROM memories_fts WHERE memories_fts MATCH ?1")
+            .map_err(|e| self.err(e))?;
+        let mut rows = conn
+            .prepare_cached("SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?1")
+            .map_err(|e| self.err(e))?;
+        for (i, term) in terms.iter().enumerate() {
+            let expression = rows::match_expression(std::slice::from_ref(term));
+            let df: i64 = count.query_row([&expression], |r| r.get(0)).map_err(|e| self.err(e))?;
+            out.df.push(u64::try_from(df).unwrap_or(0));
+            if i >= 64 || seqs.is_empty() || df == 0 {
+                continue;
+            }
+            // A frequent term matches many rows; walking them is still cheaper than a query
+            // per candidate, and frequent terms are few after stopwords.
+            let mut it = rows.query([&expression]).map_err(|e| self.err(e))?;
+            while let Some(row) = it.next().map_err(|e| self.err(e))? {
+                let seq: i64 = row.get(0).map_err(|e| self.err(e))?;
+                if let Some(id) = seqs.get(&seq) {
+                    *out.present.entry(*id).or_default() |= 1u64 << i;
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    fn ids_with_suffix(&self, suffix: &str, limit: usize) -> Result<Vec<MemoryId>, StoreError> {
+        let conn = self.lock()?;
+        let mut stmt = conn
+            .prepare_cached("SELECT id FROM memories WHERE id LIKE '%' || ?1 ORDER BY id LIMIT ?2")
+            .map_err(|e| self.err(e))?;
+        let pattern = suffix.to_ascii_uppercase().replace(['%', '_'], "");
+        let ids = stmt
+            .query_map(
+                rusqlite::params![pattern, i64::try_from(limit).unwrap_or(i64::MAX)],
+                |r| r.get::<_, String>(0),
+            )
+            .map_err(|e| self.err(e))?;
+        let mut out = Vec::new();
+        for id in ids {
+            let id = id.map_err(|e| self.err(e))?;
+            if let Ok(parsed) = id.parse() {
+                out.push(parsed);
+            }
         }
         Ok(out)
     }

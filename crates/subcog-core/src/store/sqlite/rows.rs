@@ -35,6 +35,7 @@ pub(crate) const COLUMNS: &[&str] = &[
     "cluster_id",
     "context",
     "time_refs",
+    "not_superseded_by",
 ];
 
 /// The columns `Store::update` writes: what users edit. Activation and enrichment are
@@ -52,6 +53,8 @@ pub(crate) const EDITABLE: &[&str] = &[
     "content_hash",
     "context",
     "time_refs",
+    "not_superseded_by",
+    "superseded_by",
 ];
 
 /// `m.id, m.content, ...` for a SELECT.
@@ -94,6 +97,11 @@ pub(crate) fn to_values(m: &Memory) -> Vec<Value> {
         opt_text(m.cluster_id.clone()),
         opt_text(m.context.clone()),
         Value::Text(serde_json::to_string(&m.time_refs).unwrap_or_else(|_| "[]".into())),
+        if m.not_superseded_by.is_empty() {
+            Value::Null
+        } else {
+            Value::Text(serde_json::to_string(&m.not_superseded_by).unwrap_or_else(|_| "[]".into()))
+        },
     ]
 }
 
@@ -151,6 +159,7 @@ pub(crate) fn from_row(path: &str, row: &Row<'_>) -> Result<Memory, StoreError> 
     let superseded_by: Option<String> = get(path, &id_text, row, 22)?;
     let activation: i64 = get(path, &id_text, row, 20)?;
     let time_refs: Option<String> = get(path, &id_text, row, 25)?;
+    let not_superseded_by: Option<String> = get(path, &id_text, row, 26)?;
     let real = |i: usize| -> Result<f32, StoreError> { get::<f64>(path, &id_text, row, i).map(|v| v as f32) };
     let mut memory = Memory {
         id: id_text.parse::<MemoryId>().map_err(|e| bad(e.to_string()))?,
@@ -192,6 +201,10 @@ pub(crate) fn from_row(path: &str, row: &Row<'_>) -> Result<Memory, StoreError> 
         context: get(path, &id_text, row, 24)?,
         time_refs: match &time_refs {
             Some(json) => serde_json::from_str(json).map_err(|e| bad(format!("bad time_refs: {e}")))?,
+            None => Vec::new(),
+        },
+        not_superseded_by: match &not_superseded_by {
+            Some(json) => serde_json::from_str(json).map_err(|e| bad(format!("bad not_superseded_by: {e}")))?,
             None => Vec::new(),
         },
     };

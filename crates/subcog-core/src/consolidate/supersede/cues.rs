@@ -1,0 +1,88 @@
+//! The words that say what a newer memory does to an older one: replace it, change its
+//! value, correct it, resolve it — or only add to it, keep it, or reject a change.
+//! Each cue is a feature of the pair judgement ([`super::features`]), never a verdict on
+//! its own.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+fn re(pattern: &str) -> Regex {
+    Regex::new(pattern).expect("constant regex")
+}
+
+/// A replacement: switched, migrated, replaced, moved off, no longer, now, going forward.
+pub static REPLACE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(switch(ed|ing)?|migrat(ed|ing|e)|replac(ed|es|ing)|moved?|ported|instead of|no longer|any ?more|rather than|in favou?r of|going forward|from now on|these days|retired|decommission(ed)?|deprecated|sunset|shut down|turned off|removed|deleted|archived|closed|revoked|terminated|unmounted|lapsed|dropped|rebuilt|rewritten|now)\b",
+    )
+});
+
+/// A changed value: raised, lowered, bumped, upgraded, set to, is now.
+pub static VALUE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(raised|lowered|increased|decreased|reduced|bumped|upgraded|downgraded|changed|set|went (up|down)|extended|shortened|trips|kicks in|is now|are now|now|starting|only|up to|capped)\b",
+    )
+});
+
+/// A correction: turns out, actually, not X, innocent, red herring, the real cause.
+pub static CORRECT: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(turns out|actually|correction|isn't|wasn't|was not|is not|are not|innocent|red herring|unrelated|real cause|root cause|is fine|just fine|never|comes from|come from|came from|not)\b",
+    )
+});
+
+/// A resolution: works again, fixed, unblocked, approved, back up.
+pub static RESOLVE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(again|fixed|resolved|unblocked|back up|back to|approved|working|works|go(es)? through|finished|can (start|continue)|flowing|green|resumed|released|restored)\b",
+    )
+});
+
+/// An addition beside what stands: added, also, another, extra, alongside.
+pub static ADD: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)\b(added|also|as well|another|extra|additional|second|third|alongside|next to|plus|too)\b")
+});
+
+/// The old choice kept: stayed with, sticking with, still, renewed, no change.
+pub static KEPT: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)\b(keep|kept|stay(s|ed)?|sticking|stick with|still|no change|renewed|remains?|good enough|not worth)\b")
+});
+
+/// A change proposed and refused.
+pub static REJECT: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)\b(proposal|proposed|rejected|turned down|denied|declined|voted down|not accepted|vetoed|suggestion)\b")
+});
+
+/// An older memory that states a blocker.
+pub static BLOCKER: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)\b(blocked|can't|cannot|fails?|broken|crash(es)?|down|stuck|until)\b"));
+
+/// An older memory that states a cause.
+pub static CAUSE: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)\b(because|caused by|comes from|due to|is a leak|slow)\b"));
+
+/// A negation: no, not, never, don't, stop, no longer, anymore.
+pub static NEGATION: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)\b(no|not|never|don't|do not|doesn't|isn't|aren't|won't|cannot|can't|stop(ped)?|no longer|any ?more)\b")
+});
+
+/// A memory in the first person (a user's own facts).
+pub static FIRST_PERSON: LazyLock<Regex> = LazyLock::new(|| re(r"\b(I|my|I'm|I've|My)\b"));
+
+/// The cue words found, for explanations.
+pub fn named(text: &str) -> Vec<&'static str> {
+    [
+        (&*REPLACE, "replacement"),
+        (&*VALUE, "changed value"),
+        (&*CORRECT, "correction"),
+        (&*RESOLVE, "resolution"),
+        (&*ADD, "addition"),
+        (&*KEPT, "kept"),
+        (&*REJECT, "rejected proposal"),
+    ]
+    .into_iter()
+    .filter(|(r, _)| r.is_match(text))
+    .map(|(_, name)| name)
+    .collect()
+}

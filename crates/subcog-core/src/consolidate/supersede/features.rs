@@ -1,0 +1,267 @@
+//! The evidence for "newer replaces older", as numbers: is it the same subject (similar,
+//! sharing rare words, the newer memory's closest older one), does the newer state a
+//! different value (an old number or name gone or left behind, a new one), and do its words
+//! say replace, correct, resolve — or add, keep, reject. [`Features::score`] combines them
+//! with weights fitted on the development half of `data/supersession`
+//! (`tools/calibrate_supersession.py`).
+
+use serde::Serialize;
+
+use super::cues;
+use super::values::{Idf, Values, left_behind};
+use crate::model::Memory;
+
+/// One candidate pair's evidence.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Features {
+    /// Cosine similarity of the two texts (lexical overlap without vectors).
+    pub similarity: f32,
+    /// The newer memory's closest older candidate.
+    pub top: bool,
+    /// Similarity minus the next candidate's (the best) or minus the best (the others).
+    pub margin: f32,
+    /// IDF-weighted share of the older memory's subject words found in the newer.
+    pub shared: f32,
+    /// The rarest shared subject word's IDF, / 10.
+    pub shared_max: f32,
+    /// The rarest older subject word the newer lacks, / 10 (another subject?).
+    pub old_unshared_max: f32,
+    /// The rarest newer subject word the older lacks, / 10.
+    pub new_unshared_max: f32,
+    /// An old name is gone or left behind, and the newer names a new one.
+    pub name_replaced: bool,
+    /// An old number is gone, and the newer states a number.
+    pub number_replaced: bool,
+    /// Share of the old names the newer repeats without leaving them.
+    pub kept_ratio: f32,
+    /// The newer names an old value only to leave it ("from X", "X was shut down").
+    pub left: bool,
+    /// Replacement words in the newer.
+    pub replace: bool,
+    /// Changed-value words in the newer.
+    pub value: bool,
+    /// Correction words in the newer.
+    pub correct: bool,
+    /// Resolution words in the newer.
+    pub resolve: bool,
+    /// Addition words in the newer.
+    pub add: bool,
+    /// Kept-choice words in the newer.
+    pub kept: bool,
+    /// Rejected-proposal words in the newer.
+    pub reject: bool,
+    /// The older states a blocker and the newer resolves.
+    pub blocker_resolved: bool,
+    /// The older states a cause and the newer corrects.
+    pub cause_corrected: bool,
+    /// Both are in the first person.
+    pub first_person: bool,
+    /// The newer negates where the older did not ("Deploys on Fridays are allowed" → "No
+    /// deploys on Fridays anymore").
+    pub negates: bool,
+    /// The newer names one of the older's names (it is about that memory's value).
+    pub mentions_old_name: bool,
+    /// Old names gone or left behind (for explanations).
+    #[serde(skip)]
+    pub old_values: Vec<String>,
+    /// New names and numbers (for explanations).
+    #[serde(skip)]
+    pub new_values: Vec<String>,
+    /// Shared subject words, rarest first (for explanations).
+    #[serde(skip)]
+    pub subject: Vec<String>,
+}
+
+/// What is known about one memory before pairing.
+pub struct Reading {
+    /// Stemmed subject words.
+    pub words: std::collections::BTreeSet<String>,
+    /// Numbers and names.
+    pub values: Values,
+}
+
+impl Reading {
+    /// Reads a memory.
+    pub fn of(m: &Memory) -> Self {
+        Reading {
+            words: super::values::content_words(&m.content),
+            values: super::values::values(&m.content),
+        }
+    }
+}
+
+impl Features {
+    /// The evidence of `newer` replacing `older`; rank features are set by the caller.
+    pub fn of(older: (&Memory, &Reading), newer: (&Memory, &Reading), similarity: f32, idf: &Idf) -> Self {
+        let (om, or) = older;
+        let (nm, nr) = newer;
+        let (to, tn) = (om.content.as_str(), nm.content.as_str());
+        let old_weight: f32 = or.words.iter().map(|w| idf.of(w)).sum::<f32>().max(1e-6);
+        let mut subject: Vec<(f32, &String)> = or.words.intersection(&nr.words).map(|w| (idf.of(w), w)).collect();
+        subject.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let shared = subject.iter().map(|(w, _)| w).sum::<f32>() / old_weight;
+        let name_stems = |v: &Values| -> std::collections::BTreeSet<String> {
+            v.names.iter().map(|n| super::values::stem(n)).collect()
+        };
+        let (old_names, new_names) = (name_stems(&or.values), name_stems(&nr.values));
+        let unshared_max = |mine: &std::collections::BTreeSet<String>,
+                            theirs: &std::collections::BTreeSet<String>,
+                            names: &std::collections::BTreeSet<String>| {
+            mine.difference(theirs)
+                .filter(|w| !names.contains(*w))
+                .map(|w| idf.of(w))
+                .fold(0.0f32, f32::max)
+        };
+        let lower_new = tn.to_lowercase();
+        let mut gone = Vec::new();
+        let mut left = false;
+        let mut kept = 0usize;
+        for name in &or.values.names {
+            if !lower_new.contains(name.as_str()) {
+                gone.push(name.clone());
+            } else if left_behind(name, tn) {
+                left = true;
+                gone.push(name.clone());
+            } else {
+                kept += 1;
+            }
+        }
+        let introduced: Vec<String> = nr
+            .values
+            .names
+            .difference(&or.values.names)
+            .chain(nr.values.numbers.difference(&or.values.numbers))
+            .cloned()
+            .collect();
+        let new_name = nr.values.names.difference(&or.values.names).next().is_some();
+        let old_number_gone = or.values.numbers.difference(&nr.values.numbers).next().is_some();
+        Features {
+            similarity,
+            top: false,
+            margin: 0.0,
+            shared,
+            shared_max: subject.first().map_or(0.0, |(w, _)| *w) / 10.0,
+            old_unshared_max: unshared_max(&or.words, &nr.words, &old_names) / 10.0,
+            new_unshared_max: unshared_max(&nr.words, &or.words, &new_names) / 10.0,
+            name_replaced: !or.values.names.is_empty() && !gone.is_empty() && new_name,
+            number_replaced: old_number_gone && !nr.values.numbers.is_empty(),
+            kept_ratio: if or.values.names.is_empty() {
+                0.0
+            } else {
+                kept as f32 / or.values.names.len() as f32
+            },
+            left,
+            replace: cues::REPLACE.is_match(tn),
+            value: cues::VALUE.is_match(tn),
+            correct: cues::CORRECT.is_match(tn),
+            resolve: cues::RESOLVE.is_match(tn),
+            add: cues::ADD.is_match(tn),
+            kept: cues::KEPT.is_match(tn),
+            reject: cues::REJECT.is_match(tn),
+            blocker_resolved: cues::BLOCKER.is_match(to) && cues::RESOLVE.is_match(tn),
+            cause_corrected: cues::CAUSE.is_match(to) && cues::CORRECT.is_match(tn),
+            first_person: cues::FIRST_PERSON.is_match(to) && cues::FIRST_PERSON.is_match(tn),
+            negates: cues::NEGATION.is_match(tn) && !cues::NEGATION.is_match(to),
+            mentions_old_name: or.values.names.iter().any(|n| lower_new.contains(n.as_str())),
+            old_values: gone,
+            new_values: introduced,
+            subject: subject.into_iter().take(4).map(|(_, w)| w.clone()).collect(),
+        }
+    }
+
+    /// The inputs of the score, in the order of [`WEIGHTS`] (after the intercept).
+    pub fn vector(&self) -> [f32; FEATURES] {
+        let b = |x: bool| f32::from(u8::from(x));
+        let sim = self.similarity;
+        let change = b(self.name_replaced
+            || self.number_replaced
+            || self.left
+            || self.blocker_resolved
+            || self.cause_corrected);
+        let against = b(self.add) + b(self.kept) + b(self.reject);
+        [
+            sim,
+            self.shared,
+            self.shared_max,
+            self.old_unshared_max,
+            self.new_unshared_max,
+            b(self.name_replaced),
+            b(self.number_replaced),
+            self.kept_ratio,
+            b(self.left),
+            b(self.replace),
+            b(self.value),
+            b(self.correct),
+            b(self.resolve),
+            b(self.add),
+            b(self.kept),
+            b(self.reject),
+            b(self.blocker_resolved),
+            b(self.cause_corrected),
+            b(self.first_person),
+            b(self.top),
+            self.margin,
+            change * sim,
+            b(self.replace) * sim,
+            b(self.value) * sim,
+            against * sim,
+            self.kept_ratio * (1.0 - b(self.left)),
+            b(self.first_person) * change,
+            b(self.negates),
+            b(self.mentions_old_name),
+            b(self.mentions_old_name) * b(self.left || self.replace),
+        ]
+    }
+
+    /// The evidence that newer replaces older, in `[0, 1]`.
+    pub fn score(&self) -> f32 {
+        let x = self.vector();
+        let z = WEIGHTS[0] + x.iter().zip(&WEIGHTS[1..]).map(|(a, w)| a * w).sum::<f32>();
+        1.0 / (1.0 + (-z).exp())
+    }
+}
+
+/// Inputs of the score.
+pub const FEATURES: usize = 30;
+
+/// Names of the inputs (for the calibration dump).
+pub const NAMES: [&str; FEATURES] = [
+    "similarity",
+    "shared",
+    "shared_max",
+    "old_unshared_max",
+    "new_unshared_max",
+    "name_replaced",
+    "number_replaced",
+    "kept_ratio",
+    "left",
+    "replace",
+    "value",
+    "correct",
+    "resolve",
+    "add",
+    "kept",
+    "reject",
+    "blocker_resolved",
+    "cause_corrected",
+    "first_person",
+    "top",
+    "margin",
+    "change_x_similarity",
+    "replace_x_similarity",
+    "value_x_similarity",
+    "against_x_similarity",
+    "kept_not_left",
+    "first_person_x_change",
+    "negates",
+    "mentions_old_name",
+    "mentions_old_name_x_leaves",
+];
+
+/// Intercept, then one weight per input of [`Features::vector`]: a logistic regression
+/// fitted on the development half of `data/supersession` (see the module docs).
+pub const WEIGHTS: [f32; FEATURES + 1] = [
+    -7.193, 4.689, 2.654, 2.098, 1.164, -0.951, -0.096, 0.726, -0.110, 1.482, 0.512, 0.267, 0.107, -0.308, -0.563,
+    -0.170, -1.488, 2.139, 0.653, 2.667, 1.006, 2.660, 2.733, 1.288, 0.643, -1.353, -0.217, 1.064, 0.377, -0.300,
+    -0.232,
+];
