@@ -53,12 +53,21 @@ fn main() {
         subcog
             .consolidate(&ConsolidateOptions::default(), &mut |_, _, _| {})
             .expect("consolidate");
-        let ctx = subcog
-            .session_context(&ContextRequest {
-                project: Some("/home/dev/lumen".into()),
-                base_budget: budget,
+        let req = ContextRequest {
+            project: Some("/home/dev/lumen".into()),
+            base_budget: budget,
+        };
+        let ctx = subcog.session_context(&req).expect("context");
+        // In-process time of the context (the hook adds process start and store open).
+        let mut times: Vec<f64> = (0..9)
+            .map(|_| {
+                let t = std::time::Instant::now();
+                subcog.session_context(&req).expect("context");
+                t.elapsed().as_secs_f64() * 1000.0
             })
-            .expect("context");
+            .collect();
+        times.sort_by(f64::total_cmp);
+        eprintln!("{n} memories: session_context median {:.1} ms", times[4]);
         let included: std::collections::HashSet<&str> = ctx.included.iter().map(|m| m.id.as_str()).collect();
         let text_chars: usize = memories
             .iter()

@@ -514,7 +514,10 @@ impl Store for SqliteStore {
         };
         // The context order walks its index and stops at the limit; without the hint the
         // planner prefers the tier index for the tier filter and sorts everything.
-        let hint = if order == ListOrder::Retention {
+        let hint = if order == ListOrder::Retention && filter.namespaces.len() == 1 {
+            // One namespace (the context's per-namespace candidates): seek to it (0009).
+            "INDEXED BY memories_namespace_context_order"
+        } else if order == ListOrder::Retention {
             "INDEXED BY memories_context_order"
         } else {
             ""
