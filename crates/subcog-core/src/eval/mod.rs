@@ -9,8 +9,27 @@ pub mod supersession;
 pub mod temporal;
 
 use std::path::Path;
+use std::sync::Arc;
 
+use crate::clock::SystemClock;
+use crate::config::Config;
+use crate::embed::Embedder;
 use crate::error::{Error, Result};
+use crate::location::DataLocation;
+use crate::service::Subcog;
+
+/// A throwaway service over a fresh project under `workdir`, without git notes (an
+/// evaluation's memories are never the user's).
+pub fn scratch_subcog(config: &Config, embedder: Option<Arc<dyn Embedder>>, workdir: &Path) -> Result<Subcog> {
+    let project = workdir.join("project");
+    std::fs::create_dir_all(&project).map_err(|e| Error::Io {
+        context: format!("create {}", project.display()),
+        source: e,
+    })?;
+    let mut config = config.clone();
+    config.storage.git_notes = false;
+    Ok(Subcog::new(config, DataLocation::resolve(workdir, &project), Arc::new(SystemClock)).with_embedder(embedder))
+}
 
 /// Reads a JSON Lines file of records (blank lines skipped); a bad line is an error that
 /// names it.

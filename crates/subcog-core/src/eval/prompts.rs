@@ -19,14 +19,12 @@ use std::sync::Arc;
 use chrono::{Duration, Utc};
 use serde::{Deserialize, Serialize};
 
-use crate::clock::SystemClock;
 use crate::config::Config;
 use crate::embed::Embedder;
 use crate::error::{Error, Result};
 use crate::hooks::prompt::Evidence;
-use crate::location::DataLocation;
 use crate::model::{Memory, MemoryId, Namespace, normalize_tags};
-use crate::service::{ScopeKind, Subcog};
+use crate::service::ScopeKind;
 use crate::store::Vectors;
 
 /// One memory of the labelled store.
@@ -188,19 +186,7 @@ pub fn run(
 ) -> Result<PromptReport> {
     let store_records: Vec<StoreRecord> = super::read_jsonl(&dir.join("store.jsonl"))?;
     let prompts: Vec<PromptRecord> = super::read_jsonl(&dir.join("prompts.jsonl"))?;
-    let project = workdir.join("project");
-    std::fs::create_dir_all(&project).map_err(|e| Error::Io {
-        context: format!("create {}", project.display()),
-        source: e,
-    })?;
-    let mut config = config.clone();
-    config.storage.git_notes = false;
-    let subcog = Subcog::new(
-        config.clone(),
-        DataLocation::resolve(workdir, &project),
-        Arc::new(SystemClock),
-    )
-    .with_embedder(embedder.clone());
+    let subcog = super::scratch_subcog(config, embedder.clone(), workdir)?;
     progress(&format!("ingesting {} memories", store_records.len()));
     let now = Utc::now();
     let mut memories = Vec::with_capacity(store_records.len());

@@ -20,14 +20,12 @@ use std::sync::Arc;
 use chrono::{Duration, Utc};
 use serde::{Deserialize, Serialize};
 
-use crate::clock::SystemClock;
 use crate::config::Config;
 use crate::consolidate::{ConsolidateOptions, LlmMode, supersede};
 use crate::embed::Embedder;
-use crate::error::{Error, Result};
-use crate::location::DataLocation;
+use crate::error::Result;
 use crate::model::{Memory, MemoryId, Namespace};
-use crate::service::{ScopeKind, Subcog};
+use crate::service::ScopeKind;
 use crate::store::Vectors;
 
 /// One labelled pair.
@@ -198,15 +196,7 @@ pub fn run(
     let pairs: Vec<PairRecord> = super::read_jsonl(&dir.join("pairs.jsonl"))?;
     let chains: Vec<ChainRecord> = super::read_jsonl(&dir.join("chains.jsonl"))?;
     let filler: Vec<FillerRecord> = super::read_jsonl(&dir.join("filler.jsonl"))?;
-    let project = workdir.join("project");
-    std::fs::create_dir_all(&project).map_err(|e| Error::Io {
-        context: format!("create {}", project.display()),
-        source: e,
-    })?;
-    let mut config = config.clone();
-    config.storage.git_notes = false;
-    let subcog = Subcog::new(config, DataLocation::resolve(workdir, &project), Arc::new(SystemClock))
-        .with_embedder(embedder.clone());
+    let subcog = super::scratch_subcog(config, embedder.clone(), workdir)?;
 
     let t0 = Utc::now() - Duration::days(30);
     let mut memories: Vec<Memory> = Vec::new();

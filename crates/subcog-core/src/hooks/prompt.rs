@@ -264,18 +264,21 @@ impl Subcog {
                 None
             };
             let standout = similarity.zip(background).map(|(s, b)| s - b);
-            let entity = crate::entities::technologies_in(&hit.memory.content)
-                .into_iter()
-                .find(|t| named.contains(t) || asked.iter().any(|c| crate::entities::in_category(t, c)));
+            let technologies = crate::entities::technologies_in(&hit.memory.content);
+            let entity = technologies
+                .iter()
+                .find(|t| named.contains(t) || asked.iter().any(|c| crate::entities::in_category(t, c)))
+                .cloned();
             let score = gate(similarity, standout, share, info, entity.is_some());
             let strong = similarity.is_some_and(|s| s >= f64::from(cfg.prompt_min_similarity));
-            let answers = (hit.memory.namespace.as_str() == "decisions")
-                .then(|| crate::entities::technologies_in(&hit.memory.content).into_iter().next())
-                .flatten()
+            // A decision's subject is the first technology it names.
+            let answers = technologies
+                .first()
+                .filter(|_| hit.memory.namespace.as_str() == "decisions")
                 .and_then(|subject| {
                     choice
                         .iter()
-                        .find(|c| crate::entities::in_category(&subject, c))
+                        .find(|c| crate::entities::in_category(subject, c))
                         .map(|c| format!("{c}: {subject}"))
                 });
             let pass =

@@ -134,18 +134,40 @@ pub fn run(app: &App, args: EvalArgs) -> CommandResult {
     }
 }
 
-fn prompts(app: &App, dir: &std::path::Path, details: bool) -> CommandResult {
-    if !dir.join("store.jsonl").is_file() || !dir.join("prompts.jsonl").is_file() {
+/// The model an evaluation embeds with, if any.
+type Model = Option<std::sync::Arc<dyn subcog_core::embed::Embedder>>;
+
+/// Checks that a labelled set's files are there and opens the service whose model the
+/// evaluation uses, saying so when there is none.
+fn labelled_set<'a>(
+    app: &'a App,
+    dir: &std::path::Path,
+    files: &[&str],
+    readme: &str,
+    without_model: &str,
+) -> Result<(&'a subcog_core::service::Subcog, Model), CommandError> {
+    if let Some(missing) = files.iter().find(|f| !dir.join(f).is_file()) {
         return Err(CommandError::user(format!(
-            "{} needs store.jsonl and prompts.jsonl (see data/prompt-recall/README.md)",
+            "{} needs {missing} (see {readme})",
             dir.display()
         )));
     }
     let subcog = app.subcog()?;
     let embedder = subcog.embedder();
     if embedder.is_none() && !app.global.quiet {
-        output::note("no embedding model: judging prompts by keywords only (`subcog model install`)");
+        output::note(&format!("no embedding model: {without_model} (`subcog model install`)"));
     }
+    Ok((subcog, embedder))
+}
+
+fn prompts(app: &App, dir: &std::path::Path, details: bool) -> CommandResult {
+    let (subcog, embedder) = labelled_set(
+        app,
+        dir,
+        &["store.jsonl", "prompts.jsonl"],
+        "data/prompt-recall/README.md",
+        "judging prompts by keywords only",
+    )?;
     let workdir = std::env::temp_dir().join(format!("subcog-eval-prompts-{}", std::process::id()));
     let quiet = app.global.quiet || app.json();
     let result = subcog_core::eval::prompts::run(dir, subcog.config(), embedder, &workdir, details, &mut |line| {
@@ -195,19 +217,13 @@ fn supersession(
     candidates: bool,
     keep: Option<PathBuf>,
 ) -> CommandResult {
-    for file in ["pairs.jsonl", "chains.jsonl", "filler.jsonl"] {
-        if !dir.join(file).is_file() {
-            return Err(CommandError::user(format!(
-                "{} needs {file} (see data/supersession/README.md)",
-                dir.display()
-            )));
-        }
-    }
-    let subcog = app.subcog()?;
-    let embedder = subcog.embedder();
-    if embedder.is_none() && !app.global.quiet {
-        output::note("no embedding model: consolidating without vectors (`subcog model install`)");
-    }
+    let (subcog, embedder) = labelled_set(
+        app,
+        dir,
+        &["pairs.jsonl", "chains.jsonl", "filler.jsonl"],
+        "data/supersession/README.md",
+        "consolidating without vectors",
+    )?;
     if let Some(k) = &keep
         && k.exists()
     {
