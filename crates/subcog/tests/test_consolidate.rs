@@ -526,3 +526,57 @@ fn a_question_about_a_changed_fact_gets_the_current_value_first() {
         assert!(first["explain"]["stands_for"].is_string(), "{first}");
     }
 }
+
+#[test]
+fn near_duplicates_in_a_summarized_cluster_are_shown_once() {
+    let env = crate::common::TestEnv::new().with_model();
+    let near = [
+        "The payments webhook retries failed deliveries three times with exponential backoff",
+        "Failed deliveries of the payments webhook are retried three times with exponential backoff",
+        "The payments webhook retries a failed delivery three times with exponential backoff",
+    ];
+    // The same fact captured as a learning, a pattern and context: supersession compares
+    // within a namespace only, so nothing links them but their cluster.
+    for (k, (text, ns)) in near.iter().zip(["learnings", "patterns", "context"]).enumerate() {
+        env.run(&["capture", "-n", ns, "--at", &format!("2026-11-0{}", k + 1), text])
+            .ok();
+    }
+    for text in [
+        "Search indexing runs nightly at 02:00 UTC",
+        "The admin dashboard is served from a separate subdomain",
+        "Feature flags live in LaunchDarkly",
+    ] {
+        env.run(&["capture", "-n", "learnings", text]).ok();
+    }
+    env.run(&["consolidate", "--llm", "off", "-q"]).ok();
+    let summaries = env.run(&["summaries", "--json"]).ok().json();
+    let cluster = summaries
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|s| s["source_ids"].as_array().is_some_and(|ids| ids.len() >= 3))
+        .unwrap_or_else(|| panic!("the three near-duplicates form one summarized cluster: {summaries}"));
+    let title = cluster["title"].as_str().expect("title");
+
+    let ctx = env.run(&["context", "--json"]).ok().json();
+    let block = ctx["context_block"].as_str().expect("block");
+    let shown = near.iter().filter(|t| block.contains(*t)).count();
+    assert_eq!(shown, 1, "one near-duplicate stands for the others:\n{block}");
+    assert!(block.contains(" duplicates=\"2\" summary=\""), "{block}");
+    for other in ["Search indexing runs nightly", "separate subdomain", "LaunchDarkly"] {
+        assert!(block.contains(other), "unrelated memories are all shown: {block}");
+    }
+    // The summary that covers the rest is in the session.
+    let summary_block = ctx["summary_block"].as_str().expect("summary block");
+    assert!(summary_block.contains(title), "{summary_block}");
+
+    // Without summaries nothing is folded: every memory is shown one by one.
+    let out = env
+        .command(&["context", "--json"])
+        .env("SUBCOG_CONTEXT_INCLUDE_SUMMARIES", "false")
+        .output()
+        .expect("spawn");
+    let ctx = crate::common::to_run(out).ok().json();
+    let block = ctx["context_block"].as_str().expect("block");
+    assert_eq!(near.iter().filter(|t| block.contains(*t)).count(), 3, "{block}");
+}

@@ -8,6 +8,7 @@
 //! consolidated summaries go into their own block within their own budget ([`summaries`]).
 //! Counts are real cl100k tokens ([`tokens`]); neither block ever exceeds its budget.
 
+pub mod fold;
 pub mod render;
 pub mod summaries;
 pub mod tokens;
@@ -183,7 +184,8 @@ impl Subcog {
                 .then(b.created_at.cmp(&a.created_at))
                 .then(b.id.cmp(&a.id))
         });
-        let edges: Vec<MemoryEdge> = if cfg.include_edges {
+        // Edges serve the links shown and the near-duplicates folded into summaries.
+        let edges: Vec<MemoryEdge> = if cfg.include_edges || cfg.include_summaries {
             let mut all = Vec::new();
             for (_, store) in &stores {
                 all.extend(store.edges(None)?);
@@ -193,9 +195,30 @@ impl Subcog {
             Vec::new()
         };
         let mut out_edges: HashMap<&str, Vec<&MemoryEdge>> = HashMap::new();
-        for e in &edges {
-            out_edges.entry(e.source_id.as_str()).or_default().push(e);
+        if cfg.include_edges {
+            for e in &edges {
+                out_edges.entry(e.source_id.as_str()).or_default().push(e);
+            }
         }
+        let all_summaries = if cfg.include_summaries {
+            let mut all = Vec::new();
+            for (_, store) in &stores {
+                all.extend(store.summaries()?);
+            }
+            all
+        } else {
+            Vec::new()
+        };
+        let confident: Vec<&crate::model::MemorySummary> = all_summaries
+            .iter()
+            .filter(|s| s.confidence >= cfg.summary_min_confidence)
+            .collect();
+        let fold = fold::Fold::new(&confident, &edges, self.config.consolidation.merge_similarity);
+        // Near-duplicates left to their summary: per summary, and per memory shown for them.
+        let mut folded_into_summary: HashMap<String, usize> = HashMap::new();
+        let mut folded_into_memory: HashMap<usize, (usize, usize)> = HashMap::new(); // chosen slot → (count, summary)
+        let mut chosen_ids: HashSet<String> = HashSet::new();
+        let mut folded_ids: HashSet<String> = HashSet::new();
         let status = render::Status {
             last_consolidation,
             total: live,
@@ -228,6 +251,19 @@ impl Subcog {
             if m.superseded_by.is_some() {
                 continue;
             }
+            if !fold.is_empty()
+                && let Some((shown, k)) = fold.covered_by(&m.id.to_string(), &chosen_ids)
+            {
+                *folded_into_summary.entry(confident[k].id.clone()).or_default() += 1;
+                folded_ids.insert(m.id.to_string());
+                if let Some(slot) = chosen
+                    .iter()
+                    .position(|(j, _, _)| candidates[*j].id.to_string() == shown)
+                {
+                    folded_into_memory.entry(slot).or_insert((0, k)).0 += 1;
+                }
+                continue;
+            }
             let count = per_namespace.entry(m.namespace.to_string()).or_default();
             if *count >= cfg.max_per_namespace {
                 continue;
@@ -239,6 +275,7 @@ impl Subcog {
                 memory: m,
                 edges: list,
                 replaces: replaces.get(&m.id.to_string()).map(Vec::as_slice).unwrap_or_default(),
+                folded: None,
             });
             let t = tokens::count(&xml);
             // Group headers cost a little too; 12 tokens covers one.
@@ -248,7 +285,27 @@ impl Subcog {
             }
             spent += cost;
             *count += 1;
+            chosen_ids.insert(m.id.to_string());
             chosen.push((i, xml, t));
+        }
+        // The memories that stand for near-duplicates say so, and which summary has the rest.
+        for (slot, (n, k)) in &folded_into_memory {
+            let Some((i, xml, t)) = chosen.get_mut(*slot) else {
+                continue;
+            };
+            let m = &candidates[*i];
+            // Links to the near-duplicates it stands for would point at nothing shown.
+            let mut list = out_edges.get(m.id.to_string().as_str()).cloned().unwrap_or_default();
+            list.retain(|e| !folded_ids.contains(&e.target_id));
+            list.sort_by(|a, b| b.weight.total_cmp(&a.weight));
+            list.truncate(3);
+            *xml = render::memory_xml(&render::Entry {
+                memory: m,
+                edges: list,
+                replaces: replaces.get(&m.id.to_string()).map(Vec::as_slice).unwrap_or_default(),
+                folded: Some((*n, confident[*k].title.as_str())),
+            });
+            *t = tokens::count(xml);
         }
         let (context_block, tokens_used) = loop {
             let (block, used) = render_block(req, complexity, budget, &candidates, &chosen, &status);
@@ -277,7 +334,14 @@ impl Subcog {
             .collect();
 
         let summary = if cfg.include_summaries {
-            self.summary_block(&candidates, &included, cfg.summary_token_budget, cfg.max_summaries)?
+            self.summary_block(
+                &all_summaries,
+                &candidates,
+                &included,
+                &folded_into_summary,
+                cfg.summary_token_budget,
+                cfg.max_summaries,
+            )
         } else {
             summaries::SummaryBlock::default()
         };
@@ -299,15 +363,13 @@ impl Subcog {
 
     fn summary_block(
         &self,
+        all: &[crate::model::MemorySummary],
         candidates: &[crate::model::Memory],
         included: &[Included],
+        folded: &HashMap<String, usize>,
         budget: usize,
         max: usize,
-    ) -> Result<summaries::SummaryBlock> {
-        let mut all = Vec::new();
-        for (_, store) in self.existing_stores()? {
-            all.extend(store.summaries()?);
-        }
+    ) -> summaries::SummaryBlock {
         let ids: HashSet<String> = included.iter().map(|i| i.id.clone()).collect();
         let namespaces: HashSet<&str> = included.iter().map(|i| i.namespace.as_str()).collect();
         let activations: HashMap<String, u64> = candidates
@@ -322,6 +384,7 @@ impl Subcog {
                     summary: s,
                     in_context,
                     activations,
+                    folded: folded.get(&s.id).copied().unwrap_or(0),
                 }
             })
             .collect();
@@ -333,7 +396,7 @@ impl Subcog {
             max,
             now,
         );
-        Ok(summaries::render(&chosen, budget, now))
+        summaries::render(&chosen, budget, now)
     }
 }
 

@@ -68,6 +68,8 @@ pub struct Entry<'a> {
     pub edges: Vec<&'a MemoryEdge>,
     /// The memories it superseded.
     pub replaces: &'a [crate::model::MemoryId],
+    /// Near-duplicates it stands for, and the title of the summary that covers them.
+    pub folded: Option<(usize, &'a str)>,
 }
 
 /// The memory element: one line with its short id, tier and day, the text as content.
@@ -93,6 +95,9 @@ pub fn memory_xml(e: &Entry<'_>) -> String {
     if !e.replaces.is_empty() {
         let old: Vec<String> = e.replaces.iter().map(|id| id.handle()).collect();
         out.push_str(&format!(" replaces=\"{}\"", old.join(" ")));
+    }
+    if let Some((n, title)) = e.folded {
+        out.push_str(&format!(" duplicates=\"{n}\" summary=\"{}\"", escape(title)));
     }
     if !e.edges.is_empty() {
         let links: Vec<String> = e
@@ -239,6 +244,7 @@ mod tests {
             memory: &m,
             edges: Vec::new(),
             replaces: &[],
+            folded: None,
         });
         let id = m.id.to_string();
         assert_eq!(
@@ -254,7 +260,19 @@ mod tests {
             memory: &m,
             edges: Vec::new(),
             replaces: &[],
+            folded: None,
         });
         assert!(again.contains("<summary>Primary database choice</summary>"));
+        // One that stands for near-duplicates names them and their summary.
+        let folded = memory_xml(&Entry {
+            memory: &m,
+            edges: Vec::new(),
+            replaces: &[],
+            folded: Some((2, "Storage & \"JSONB\"")),
+        });
+        assert!(
+            folded.contains(" duplicates=\"2\" summary=\"Storage &amp; &quot;JSONB&quot;\">"),
+            "{folded}"
+        );
     }
 }

@@ -27,6 +27,8 @@ pub struct Candidate<'a> {
     pub in_context: usize,
     /// Total recalls of its members.
     pub activations: u64,
+    /// Near-duplicate members the session context leaves to this summary ([`super::fold`]).
+    pub folded: usize,
 }
 
 /// The rendered block and what went into it.
@@ -133,7 +135,8 @@ fn wrap(ids: &[&str], sections: &[String], now: DateTime<Utc>, budget: usize) ->
     )
 }
 
-/// Picks summaries for a session: confident enough, best score first, at most `max`.
+/// Picks summaries for a session: confident enough, best score first, at most `max`;
+/// summaries that stand for near-duplicates the context left out come before all others.
 pub fn select<'a>(
     candidates: &'a [Candidate<'a>],
     namespaces: &HashSet<&str>,
@@ -146,7 +149,12 @@ pub fn select<'a>(
         .filter(|c| c.summary.confidence >= min_confidence)
         .map(|c| (score(c, namespaces, now), c))
         .collect();
-    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.summary.id.cmp(&b.1.summary.id)));
+    scored.sort_by(|a, b| {
+        (b.1.folded > 0)
+            .cmp(&(a.1.folded > 0))
+            .then(b.0.total_cmp(&a.0))
+            .then(a.1.summary.id.cmp(&b.1.summary.id))
+    });
     scored.into_iter().take(max).map(|(_, c)| c.summary).collect()
 }
 

@@ -45,6 +45,9 @@ pub struct LocomoOptions {
     pub bm25: bool,
     /// Keep every question's retrieved ids in the report.
     pub details: bool,
+    /// Capture turns as plain memories, as real captures are: no speaker tag (with
+    /// `context_turns` and `context_after` 0, no context either).
+    pub plain: bool,
 }
 
 impl Default for LocomoOptions {
@@ -56,6 +59,7 @@ impl Default for LocomoOptions {
             vectors: true,
             bm25: true,
             details: false,
+            plain: false,
         }
     }
 }
@@ -98,6 +102,8 @@ pub struct LocomoReport {
     pub seconds: f64,
     /// Options used.
     pub context_turns: usize,
+    /// Turns captured as plain memories (no speaker tag).
+    pub plain: bool,
     /// Fusion weights used (bm25, vector, time) and rrf_k.
     pub fusion: [f64; 4],
     /// Per question, with `details`.
@@ -161,6 +167,7 @@ pub fn run(
     let mut report = LocomoReport {
         semantic: embedder.is_some(),
         context_turns: opts.context_turns,
+        plain: opts.plain,
         fusion: [
             config.recall.bm25_weight,
             config.recall.vector_weight,
@@ -192,7 +199,7 @@ pub fn run(
         )
         .with_embedder(embedder.clone());
         let t0 = Instant::now();
-        let owners = ingest(&subcog, &turns)?;
+        let owners = ingest(&subcog, &turns, opts.plain)?;
         ingest_secs += t0.elapsed().as_secs_f64();
         report.turns += turns.len();
 
@@ -364,7 +371,7 @@ fn add(score: &mut CategoryScore, ks: &[usize], recalls: &[f64]) {
 
 /// Captures every turn (with vectors when an embedder is set); returns, for each stored
 /// memory, the dia_ids whose text it holds (identical turns share one memory).
-fn ingest(subcog: &Subcog, turns: &[Turn]) -> Result<HashMap<MemoryId, Vec<String>>> {
+fn ingest(subcog: &Subcog, turns: &[Turn], plain: bool) -> Result<HashMap<MemoryId, Vec<String>>> {
     let ns = Namespace::parse("context")?;
     let memories: Vec<Memory> = turns
         .iter()
@@ -373,7 +380,9 @@ fn ingest(subcog: &Subcog, turns: &[Turn]) -> Result<HashMap<MemoryId, Vec<Strin
             m.source = Some(t.dia_id.clone());
             // The speaker as a tag: recall's tag boost favours turns by a person the
             // question names over turns that merely address them.
-            m.tags = crate::model::normalize_tags(&[t.speaker.as_str()]).unwrap_or_default();
+            if !plain {
+                m.tags = crate::model::normalize_tags(&[t.speaker.as_str()]).unwrap_or_default();
+            }
             if !t.context.is_empty() {
                 m.context = Some(t.context.clone());
             }

@@ -4,6 +4,7 @@
 //! into throwaway stores, and reports the metric its authors define.
 
 pub mod locomo;
+pub mod longmemeval;
 pub mod prompts;
 pub mod supersession;
 pub mod temporal;

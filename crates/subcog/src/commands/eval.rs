@@ -4,6 +4,7 @@ use clap::{Args, Subcommand};
 use std::path::PathBuf;
 
 use subcog_core::eval::locomo::{self, LocomoOptions, LocomoReport};
+use subcog_core::eval::longmemeval::{self, LongMemEvalOptions};
 
 use crate::app::App;
 use crate::command_error::{CommandError, CommandResult};
@@ -42,6 +43,29 @@ pub enum EvalBench {
         /// Vector and time channels only
         #[arg(long)]
         no_bm25: bool,
+        /// Include every question's retrieved turns in --json output
+        #[arg(long)]
+        details: bool,
+        /// Capture the turns as plain memories, as an agent's captures are: no speaker tag
+        /// and no neighbouring turns as context (overrides --context-turns/--context-after)
+        #[arg(long)]
+        plain: bool,
+    },
+    /// LongMemEval, pooled: every session of the file in one store, every question
+    /// answered against the whole pool at its own date.
+    ///
+    /// Turn-level evidence recall@k and session-level recall-any@k per question type,
+    /// knowledge updates (newest value first) and temporal reasoning (offline reasoned
+    /// recall grounded in evidence). Turns are plain memories. See docs/EVALUATION.md.
+    Longmemeval {
+        /// The dataset (a JSON list of questions, e.g. data/longmemeval/longmemeval-oracle-151.json)
+        file: PathBuf,
+        /// Cut-offs (comma-separated)
+        #[arg(long = "k", value_delimiter = ',', default_value = "1,5,10")]
+        ks: Vec<usize>,
+        /// Keyword and time channels only
+        #[arg(long)]
+        no_vectors: bool,
         /// Include every question's retrieved turns in --json output
         #[arg(long)]
         details: bool,
@@ -90,6 +114,12 @@ pub fn run(app: &App, args: EvalArgs) -> CommandResult {
             keep_store,
             candidates,
         } => supersession(app, &dir, details, candidates, keep_store),
+        EvalBench::Longmemeval {
+            file,
+            ks,
+            no_vectors,
+            details,
+        } => longmemeval(app, &file, ks, no_vectors, details),
         EvalBench::Locomo {
             file,
             ks,
@@ -98,6 +128,7 @@ pub fn run(app: &App, args: EvalArgs) -> CommandResult {
             no_vectors,
             no_bm25,
             details,
+            plain,
         } => {
             let data = std::fs::read_to_string(&file)
                 .map_err(|e| CommandError::user(format!("cannot read {}: {e}", file.display())))?;
@@ -112,11 +143,12 @@ pub fn run(app: &App, args: EvalArgs) -> CommandResult {
             let workdir = std::env::temp_dir().join(format!("subcog-eval-{}", std::process::id()));
             let opts = LocomoOptions {
                 ks,
-                context_turns,
-                context_after,
+                context_turns: if plain { 0 } else { context_turns },
+                context_after: if plain { 0 } else { context_after },
                 vectors: !no_vectors,
                 bm25: !no_bm25,
                 details,
+                plain,
             };
             let quiet = app.global.quiet || app.json();
             let result = locomo::run(&data, subcog.config(), embedder, &workdir, &opts, &mut |line| {
@@ -310,6 +342,74 @@ fn supersession(
             out.push_str(&format!("  wrong target: {text}  ({why})\n"));
         }
     }
+    output::print(&out)
+}
+
+fn longmemeval(app: &App, file: &std::path::Path, ks: Vec<usize>, no_vectors: bool, details: bool) -> CommandResult {
+    let data = std::fs::read_to_string(file)
+        .map_err(|e| CommandError::user(format!("cannot read {}: {e}", file.display())))?;
+    if ks.is_empty() || ks.contains(&0) {
+        return Err(CommandError::user("--k needs positive cut-offs, e.g. 1,5,10"));
+    }
+    let subcog = app.subcog()?;
+    let embedder = if no_vectors { None } else { subcog.embedder() };
+    if embedder.is_none() && !no_vectors && !app.global.quiet {
+        output::note("no embedding model: evaluating keyword recall only (`subcog model install`)");
+    }
+    let workdir = std::env::temp_dir().join(format!("subcog-eval-longmemeval-{}", std::process::id()));
+    let opts = LongMemEvalOptions { ks, details };
+    let quiet = app.global.quiet || app.json();
+    let result = longmemeval::run(&data, subcog.config(), embedder, &workdir, &opts, &mut |line| {
+        if !quiet {
+            eprintln!("{line}");
+        }
+    });
+    let _ = std::fs::remove_dir_all(&workdir);
+    let r = result?;
+    if app.json() {
+        return output::print_json(&serde_json::to_value(&r).unwrap_or_default());
+    }
+    let ks: Vec<usize> = r.overall.recall_at.keys().copied().collect();
+    let mut head = vec!["question type".to_string(), "questions".to_string()];
+    head.extend(ks.iter().map(|k| format!("R@{k}")));
+    head.extend(ks.iter().map(|k| format!("session@{k}")));
+    let mut rows = vec![head];
+    let row = |name: &str, g: &subcog_core::eval::longmemeval::GroupScore| {
+        let mut row = vec![name.to_string(), g.questions.to_string()];
+        row.extend(
+            ks.iter()
+                .map(|k| format!("{:.3}", g.recall_at.get(k).copied().unwrap_or(0.0))),
+        );
+        row.extend(
+            ks.iter()
+                .map(|k| format!("{:.3}", g.session_any_at.get(k).copied().unwrap_or(0.0))),
+        );
+        row
+    };
+    for (name, g) in &r.types {
+        rows.push(row(name, g));
+    }
+    rows.push(row("overall", &r.overall));
+    let mut out = output::table(&rows, &[output::HEADING]);
+    out.push_str(&format!(
+        "\n{} sessions, {} turns, {} questions ({} abstention, not scored); semantic: {}\n\
+         knowledge updates, newest value first: {}/{}\n\
+         temporal reasoning, offline answer grounded in evidence: {}/{}\n\
+         search p50 {:.2} ms, p95 {:.2} ms; ingest {:.0} turns/s; {:.1} s total\n",
+        r.sessions,
+        r.turns,
+        r.questions,
+        r.abstention,
+        r.semantic,
+        r.newest_first,
+        r.knowledge_updates,
+        r.temporal_grounded,
+        r.temporal,
+        r.search_p50_ms,
+        r.search_p95_ms,
+        r.ingest_turns_per_sec,
+        r.seconds
+    ));
     output::print(&out)
 }
 

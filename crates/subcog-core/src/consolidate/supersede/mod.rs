@@ -216,6 +216,10 @@ pub fn verdict(c: &Candidate, newer: &Memory) -> Verdict {
     if f.name_replaced || f.number_replaced {
         rules.push("different value");
     }
+    if rules.is_empty() {
+        // Close enough to count as the same statement again: the newer restates the older.
+        rules.push("restated");
+    }
     let rules: BTreeSet<&str> = rules.into_iter().collect();
     parts.push(format!(
         "rule: {} (similarity {:.2}, evidence {:.2})",
