@@ -20,15 +20,11 @@ use serde_json::Value;
 
 use super::percentile;
 use super::temporal::{TemporalDetail, TemporalReport, judge, parse_gold};
-use crate::clock::SystemClock;
-use crate::config::{Config, RetrievalMode};
+use crate::config::Config;
 use crate::embed::Embedder;
 use crate::error::{Error, Result};
-use crate::location::DataLocation;
 use crate::model::{Memory, MemoryId, Namespace};
-use crate::recall::RecallQuery;
-use crate::service::{ScopeKind, Subcog};
-use crate::store::{InsertOutcome, Vectors};
+use crate::service::Subcog;
 
 /// How to run the evaluation.
 #[derive(Debug, Clone)]
@@ -187,17 +183,7 @@ pub fn run(
         progress(&format!("{id}: ingesting ({}/{})", i + 1, samples.len()));
         let turns = turns_of(sample, opts.context_turns, opts.context_after);
         let dir = workdir.join(&id);
-        let project = dir.join("project");
-        std::fs::create_dir_all(&project).map_err(|e| Error::Io {
-            context: format!("create {}", project.display()),
-            source: e,
-        })?;
-        let subcog = Subcog::new(
-            config.clone(),
-            DataLocation::resolve(&dir, &project),
-            Arc::new(SystemClock),
-        )
-        .with_embedder(embedder.clone());
+        let subcog = super::scratch_subcog(&config, embedder.clone(), &dir)?;
         let t0 = Instant::now();
         let owners = ingest(&subcog, &turns, opts.plain)?;
         ingest_secs += t0.elapsed().as_secs_f64();
@@ -219,19 +205,9 @@ pub fn run(
                 report.skipped_questions += 1;
                 continue;
             }
-            let query = RecallQuery {
-                query: q.text.clone(),
-                limit: Some(max_k),
-                mode: Some(RetrievalMode::Exhaustive),
-                no_touch: true,
-                ..Default::default()
-            };
-            let vector = match (&embedder, &vectors) {
-                (Some(e), Some(v)) => v.get(qi).map(|v| (e.model(), v.as_slice())),
-                _ => None,
-            };
+            let vector = vectors.as_ref().and_then(|v| v.get(qi)).map(Vec::as_slice);
             let t0 = Instant::now();
-            let result = match subcog.recall_with_vector(&query, vector) {
+            let result = match super::recall_question(&subcog, &q.text, max_k, vector) {
                 Ok(r) => r,
                 Err(Error::Validation(_)) => {
                     report.skipped_questions += 1;
@@ -390,19 +366,8 @@ fn ingest(subcog: &Subcog, turns: &[Turn], plain: bool) -> Result<HashMap<Memory
             m
         })
         .collect();
-    let texts: Vec<&str> = memories.iter().map(|m| m.content.as_str()).collect();
-    let vectors = subcog.embed_texts(&texts, &mut |_, _| {})?;
-    let store = subcog.store_for_write(ScopeKind::Project)?;
-    let with = vectors.as_ref().map(|(model, v)| Vectors { model, vectors: v });
-    let outcomes = store.insert_many(&memories, with, false)?;
-    let mut owners: HashMap<MemoryId, Vec<String>> = HashMap::new();
-    for (turn, outcome) in turns.iter().zip(outcomes) {
-        let id = match outcome {
-            InsertOutcome::Inserted(id) | InsertOutcome::DuplicateContent(id) | InsertOutcome::DuplicateId(id) => id,
-        };
-        owners.entry(id).or_default().push(turn.dia_id.clone());
-    }
-    Ok(owners)
+    let keys: Vec<String> = turns.iter().map(|t| t.dia_id.clone()).collect();
+    super::insert_keyed(subcog, &memories, &keys, &mut |_, _| {})
 }
 
 /// The turns of a sample in order, each dated by its session (plus a second per turn so

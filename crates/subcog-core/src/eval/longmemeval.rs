@@ -29,14 +29,10 @@ use serde::{Deserialize, Serialize};
 
 use super::percentile;
 use crate::clock::Clock;
-use crate::config::{Config, RetrievalMode};
+use crate::config::Config;
 use crate::embed::Embedder;
 use crate::error::{Error, Result};
-use crate::location::DataLocation;
 use crate::model::{Memory, MemoryId, Namespace};
-use crate::recall::RecallQuery;
-use crate::service::{ScopeKind, Subcog};
-use crate::store::{InsertOutcome, Vectors};
 
 /// How to run the evaluation.
 #[derive(Debug, Clone)]
@@ -218,40 +214,21 @@ pub fn run(
     report.turns = memories.len();
 
     let clock = Arc::new(QuestionClock(Mutex::new(Utc::now())));
-    let project = workdir.join("project");
-    std::fs::create_dir_all(&project).map_err(|e| Error::Io {
-        context: format!("create {}", project.display()),
-        source: e,
-    })?;
-    let mut config = config.clone();
-    config.storage.git_notes = false;
-    let subcog = Subcog::new(config.clone(), DataLocation::resolve(workdir, &project), clock.clone())
-        .with_embedder(embedder.clone());
+    let subcog = super::scratch_subcog_at(config, embedder.clone(), workdir, clock.clone())?;
     progress(&format!(
         "ingesting {} turns of {} sessions",
         memories.len(),
         sessions.len()
     ));
     let t0 = Instant::now();
-    let texts: Vec<&str> = memories.iter().map(|m| m.content.as_str()).collect();
-    let total = texts.len();
+    let total = memories.len();
     let mut next = 500;
-    let vectors = subcog.embed_texts(&texts, &mut |done, _| {
+    let owners = super::insert_keyed(&subcog, &memories, &turn_ids, &mut |done, _| {
         if done >= next {
             progress(&format!("embedded {done}/{total}"));
             next = done + 500;
         }
     })?;
-    let store = subcog.store_for_write(ScopeKind::Project)?;
-    let with = vectors.as_ref().map(|(model, v)| Vectors { model, vectors: v });
-    let outcomes = store.insert_many(&memories, with, false)?;
-    let mut owners: HashMap<MemoryId, Vec<String>> = HashMap::new();
-    for (id, outcome) in turn_ids.iter().zip(outcomes) {
-        let mid = match outcome {
-            InsertOutcome::Inserted(m) | InsertOutcome::DuplicateContent(m) | InsertOutcome::DuplicateId(m) => m,
-        };
-        owners.entry(mid).or_default().push(id.clone());
-    }
     let ingest_secs = t0.elapsed().as_secs_f64();
 
     progress(&format!("answering {} questions", questions.len()));
@@ -284,19 +261,9 @@ pub fn run(
         {
             *t = now;
         }
-        let query = RecallQuery {
-            query: q.question.clone(),
-            limit: Some(max_k),
-            mode: Some(RetrievalMode::Exhaustive),
-            no_touch: true,
-            ..Default::default()
-        };
-        let vector = match (&embedder, &query_vectors) {
-            (Some(e), Some(v)) => v.get(qi).map(|v| (e.model(), v.as_slice())),
-            _ => None,
-        };
+        let vector = query_vectors.as_ref().and_then(|v| v.get(qi)).map(Vec::as_slice);
         let t0 = Instant::now();
-        let result = subcog.recall_with_vector(&query, vector)?;
+        let result = super::recall_question(&subcog, &q.question, max_k, vector)?;
         search_ms.push(t0.elapsed().as_secs_f64() * 1000.0);
         let ranked: Vec<&Vec<String>> = result.results.iter().filter_map(|h| owners.get(&h.memory.id)).collect();
         let answer_sessions: HashSet<&str> = evidence
@@ -335,7 +302,7 @@ pub fn run(
         }
         if q.question_type == "temporal-reasoning" {
             report.temporal += 1;
-            let candidates = config.temporal.reason_candidates.max(1);
+            let candidates = subcog.config().temporal.reason_candidates.max(1);
             let hits: Vec<(&Memory, f64)> = result
                 .results
                 .iter()

@@ -9,19 +9,33 @@ pub mod prompts;
 pub mod supersession;
 pub mod temporal;
 
+use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
-use crate::clock::SystemClock;
-use crate::config::Config;
+use crate::clock::{Clock, SystemClock};
+use crate::config::{Config, RetrievalMode};
 use crate::embed::Embedder;
 use crate::error::{Error, Result};
 use crate::location::DataLocation;
-use crate::service::Subcog;
+use crate::model::{Memory, MemoryId};
+use crate::recall::{RecallQuery, RecallResult};
+use crate::service::{ScopeKind, Subcog};
+use crate::store::{InsertOutcome, Vectors};
 
 /// A throwaway service over a fresh project under `workdir`, without git notes (an
 /// evaluation's memories are never the user's).
 pub fn scratch_subcog(config: &Config, embedder: Option<Arc<dyn Embedder>>, workdir: &Path) -> Result<Subcog> {
+    scratch_subcog_at(config, embedder, workdir, Arc::new(SystemClock))
+}
+
+/// [`scratch_subcog`] reading "now" from `clock`.
+pub fn scratch_subcog_at(
+    config: &Config,
+    embedder: Option<Arc<dyn Embedder>>,
+    workdir: &Path,
+    clock: Arc<dyn Clock>,
+) -> Result<Subcog> {
     let project = workdir.join("project");
     std::fs::create_dir_all(&project).map_err(|e| Error::Io {
         context: format!("create {}", project.display()),
@@ -29,7 +43,49 @@ pub fn scratch_subcog(config: &Config, embedder: Option<Arc<dyn Embedder>>, work
     })?;
     let mut config = config.clone();
     config.storage.git_notes = false;
-    Ok(Subcog::new(config, DataLocation::resolve(workdir, &project), Arc::new(SystemClock)).with_embedder(embedder))
+    Ok(Subcog::new(config, DataLocation::resolve(workdir, &project), clock).with_embedder(embedder))
+}
+
+/// Stores `memories` (with vectors when the service has a model) in the project scope;
+/// returns, for each stored memory, the keys of the items it holds (`keys[i]` names
+/// `memories[i]`; identical texts share one memory, which then holds each of their keys).
+pub fn insert_keyed(
+    subcog: &Subcog,
+    memories: &[Memory],
+    keys: &[String],
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<HashMap<MemoryId, Vec<String>>> {
+    let texts: Vec<&str> = memories.iter().map(|m| m.content.as_str()).collect();
+    let vectors = subcog.embed_texts(&texts, progress)?;
+    let store = subcog.store_for_write(ScopeKind::Project)?;
+    let with = vectors.as_ref().map(|(model, v)| Vectors { model, vectors: v });
+    let outcomes = store.insert_many(memories, with, false)?;
+    let mut owners: HashMap<MemoryId, Vec<String>> = HashMap::new();
+    for (key, outcome) in keys.iter().zip(outcomes) {
+        let id = match outcome {
+            InsertOutcome::Inserted(id) | InsertOutcome::DuplicateContent(id) | InsertOutcome::DuplicateId(id) => id,
+        };
+        owners.entry(id).or_default().push(key.clone());
+    }
+    Ok(owners)
+}
+
+/// One evaluation question through recall: exhaustive mode (every tier), the top
+/// `limit`, activation untouched, with its precomputed query vector when there is one.
+pub fn recall_question(subcog: &Subcog, question: &str, limit: usize, vector: Option<&[f32]>) -> Result<RecallResult> {
+    let query = RecallQuery {
+        query: question.to_string(),
+        limit: Some(limit),
+        mode: Some(RetrievalMode::Exhaustive),
+        no_touch: true,
+        ..Default::default()
+    };
+    let embedder = subcog.embedder();
+    let vector = match (&embedder, vector) {
+        (Some(e), Some(v)) => Some((e.model(), v)),
+        _ => None,
+    };
+    subcog.recall_with_vector(&query, vector)
 }
 
 /// Reads a JSON Lines file of records (blank lines skipped); a bad line is an error that

@@ -130,16 +130,7 @@ pub fn run(app: &App, args: EvalArgs) -> CommandResult {
             details,
             plain,
         } => {
-            let data = std::fs::read_to_string(&file)
-                .map_err(|e| CommandError::user(format!("cannot read {}: {e}", file.display())))?;
-            if ks.is_empty() || ks.contains(&0) {
-                return Err(CommandError::user("--k needs positive cut-offs, e.g. 1,5,10"));
-            }
-            let subcog = app.subcog()?;
-            let embedder = if no_vectors { None } else { subcog.embedder() };
-            if embedder.is_none() && !no_vectors && !app.global.quiet {
-                output::note("no embedding model: evaluating keyword recall only (`subcog model install`)");
-            }
+            let (data, subcog, embedder) = benchmark_input(app, &file, &ks, no_vectors)?;
             let workdir = std::env::temp_dir().join(format!("subcog-eval-{}", std::process::id()));
             let opts = LocomoOptions {
                 ks,
@@ -168,6 +159,27 @@ pub fn run(app: &App, args: EvalArgs) -> CommandResult {
 
 /// The model an evaluation embeds with, if any.
 type Model = Option<std::sync::Arc<dyn subcog_core::embed::Embedder>>;
+
+/// Reads a public benchmark's file, checks the cut-offs and opens the service whose model
+/// the evaluation uses (none with `--no-vectors`), saying so when there is none.
+fn benchmark_input<'a>(
+    app: &'a App,
+    file: &std::path::Path,
+    ks: &[usize],
+    no_vectors: bool,
+) -> Result<(String, &'a subcog_core::service::Subcog, Model), CommandError> {
+    let data = std::fs::read_to_string(file)
+        .map_err(|e| CommandError::user(format!("cannot read {}: {e}", file.display())))?;
+    if ks.is_empty() || ks.contains(&0) {
+        return Err(CommandError::user("--k needs positive cut-offs, e.g. 1,5,10"));
+    }
+    let subcog = app.subcog()?;
+    let embedder = if no_vectors { None } else { subcog.embedder() };
+    if embedder.is_none() && !no_vectors && !app.global.quiet {
+        output::note("no embedding model: evaluating keyword recall only (`subcog model install`)");
+    }
+    Ok((data, subcog, embedder))
+}
 
 /// Checks that a labelled set's files are there and opens the service whose model the
 /// evaluation uses, saying so when there is none.
@@ -346,16 +358,7 @@ fn supersession(
 }
 
 fn longmemeval(app: &App, file: &std::path::Path, ks: Vec<usize>, no_vectors: bool, details: bool) -> CommandResult {
-    let data = std::fs::read_to_string(file)
-        .map_err(|e| CommandError::user(format!("cannot read {}: {e}", file.display())))?;
-    if ks.is_empty() || ks.contains(&0) {
-        return Err(CommandError::user("--k needs positive cut-offs, e.g. 1,5,10"));
-    }
-    let subcog = app.subcog()?;
-    let embedder = if no_vectors { None } else { subcog.embedder() };
-    if embedder.is_none() && !no_vectors && !app.global.quiet {
-        output::note("no embedding model: evaluating keyword recall only (`subcog model install`)");
-    }
+    let (data, subcog, embedder) = benchmark_input(app, file, &ks, no_vectors)?;
     let workdir = std::env::temp_dir().join(format!("subcog-eval-longmemeval-{}", std::process::id()));
     let opts = LongMemEvalOptions { ks, details };
     let quiet = app.global.quiet || app.json();
