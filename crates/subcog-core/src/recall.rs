@@ -333,11 +333,26 @@ impl Subcog {
             add(channel, hits, weight);
         }
         let mut ranked: Vec<Fused> = fused.into_values().collect();
+        let query_entities = if cfg.entity_boost {
+            crate::entities::names::named_in(&query.query)
+        } else {
+            Vec::new()
+        };
         for f in &mut ranked {
             f.explain.stands_for = stood_in.get(&f.hit.id).copied();
             f.explain.fused = f.score;
             f.explain.boost = 1.0;
-            let matched: Vec<String> = terms.iter().filter(|t| f.hit.tags.contains(t)).cloned().collect();
+            // A tag the query names, or an entity its text names (a speaker, a person, a
+            // service) that the query names as an entity too: "What did Caroline say?"
+            // names Caroline, "a photography setup" names nobody.
+            let mut matched: Vec<String> = terms.iter().filter(|t| f.hit.tags.contains(t)).cloned().collect();
+            // Read only when the query names an entity (most do not), and only from the
+            // fused candidates.
+            for e in &query_entities {
+                if !matched.contains(e) && crate::entities::names::names(&f.hit.content, e) {
+                    matched.push(e.clone());
+                }
+            }
             if cfg.tag_boost != 0.0 && !matched.is_empty() {
                 f.explain.boost = 1.0 + cfg.tag_boost;
                 f.score *= f.explain.boost;
@@ -435,6 +450,7 @@ fn stand_in(
                 score: old.score,
                 created_at: m.created_at,
                 tags: m.tags.clone(),
+                content: m.content.clone(),
                 superseded_by: m.superseded_by,
             },
         ));
@@ -544,6 +560,7 @@ fn place_replacements(
                         score: 0.0,
                         created_at: m.created_at,
                         tags: m.tags.clone(),
+                        content: m.content.clone(),
                         superseded_by: m.superseded_by,
                     };
                     results.insert(

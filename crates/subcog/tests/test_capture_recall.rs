@@ -338,3 +338,60 @@ fn since_and_until_accept_natural_expressions() {
     assert_eq!(hits[0]["content"], "Deploy checklist reviewed for the gateway");
     run(&["list", "--since", "whenever"]).fails_with(2);
 }
+
+#[test]
+fn a_person_the_query_names_favours_what_that_person_said_without_tags() {
+    let env = TestEnv::new();
+    // Plain captures, as from a transcript: no tags. Melanie's line has more of the
+    // question's words, but only addresses Caroline; Caroline's is what she said.
+    for text in [
+        "Melanie: Wow Caroline, the support group meeting sounds great! I think the support group meeting will help.",
+        "Caroline: That meeting really helped me.",
+        "Melanie: I painted a lake sunrise last year.",
+    ] {
+        env.run(&["capture", "-n", "context", text]).ok();
+    }
+    let question = "What did Caroline think of the support group meeting?";
+    let v = env.run(&["recall", question, "--json", "--explain"]).ok().json();
+    let first = &v["results"][0];
+    assert!(
+        first["content"].as_str().is_some_and(|c| c.starts_with("Caroline:")),
+        "{v}"
+    );
+    assert_eq!(
+        first["explain"]["boost_tags"],
+        serde_json::json!(["caroline"]),
+        "{first}"
+    );
+    // The addressed name is not an entity of Melanie's line.
+    let melanie = v["results"]
+        .as_array()
+        .and_then(|r| {
+            r.iter()
+                .find(|h| h["content"].as_str().is_some_and(|c| c.contains("Wow Caroline")))
+        })
+        .expect("Melanie's line is found by its words");
+    assert_eq!(melanie["explain"]["tag_boost"], false, "{melanie}");
+
+    // Switched off, nothing is boosted, and the words alone put Melanie's line first.
+    let out = env
+        .command(&["recall", question, "--json", "--explain"])
+        .env("SUBCOG_RECALL_ENTITY_BOOST", "false")
+        .output()
+        .expect("spawn");
+    let v = crate::common::to_run(out).ok().json();
+    assert!(
+        v["results"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .all(|h| h["explain"]["tag_boost"] == false),
+        "{v}"
+    );
+    assert!(
+        v["results"][0]["content"]
+            .as_str()
+            .is_some_and(|c| c.starts_with("Melanie: Wow")),
+        "{v}"
+    );
+}

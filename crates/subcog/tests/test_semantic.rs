@@ -321,7 +321,7 @@ fn locomo_evaluation_meets_the_retrieval_targets() {
     assert!(accuracy >= 0.90, "temporal answers {accuracy}: {t}");
 
     // The plain protocol (no speaker tags, no neighbouring turns): what real captures get.
-    // Floors a little under the measured 0.586 / 0.673 (docs/EVALUATION.md).
+    // Floors a little under the measured 0.612 / 0.694 (docs/EVALUATION.md).
     let v = env
         .run(&["eval", "locomo", data.to_str().expect("utf8"), "--plain", "--json"])
         .ok()
@@ -330,15 +330,15 @@ fn locomo_evaluation_meets_the_retrieval_targets() {
     assert_eq!(v["context_turns"], 0);
     let r5 = v["overall"]["recall_at"]["5"].as_f64().expect("R@5");
     let r10 = v["overall"]["recall_at"]["10"].as_f64().expect("R@10");
-    assert!(r5 >= 0.56, "plain recall@5 {r5}");
-    assert!(r10 >= 0.65, "plain recall@10 {r10}");
+    assert!(r5 >= 0.59, "plain recall@5 {r5}");
+    assert!(r10 >= 0.67, "plain recall@10 {r10}");
 }
 
 #[test]
 fn longmemeval_pooled_evaluation_keeps_its_floors() {
     // Keyword and time channels only: embedding the pool's 3,213 long turns takes minutes
     // on two cores (docs/PERFORMANCE.md); the figures with the model are in
-    // docs/EVALUATION.md. Floors a little under the measured 0.540 / 0.649 / 0.823.
+    // docs/EVALUATION.md. Floors a little under the measured 0.546 / 0.649 / 0.830.
     let env = TestEnv::new();
     let data =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/longmemeval/longmemeval-oracle-151.json");

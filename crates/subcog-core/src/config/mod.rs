@@ -124,6 +124,9 @@ pub struct RecallConfig {
     /// Fused-score boost for memories tagged with a word of the query (entity awareness:
     /// a query naming "caroline" favours memories tagged `caroline`).
     pub tag_boost: f64,
+    /// The tag boost also for entities a memory's text names (a speaker, a person, a
+    /// service) that the query names as an entity: captures need no tags for it.
+    pub entity_boost: bool,
 }
 
 impl Default for RecallConfig {
@@ -137,6 +140,7 @@ impl Default for RecallConfig {
             rrf_k: 10.0,
             candidates: 50,
             tag_boost: 0.5,
+            entity_boost: true,
         }
     }
 }

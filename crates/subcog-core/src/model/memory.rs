@@ -215,6 +215,9 @@ pub struct SearchHit {
     pub created_at: DateTime<Utc>,
     /// Its tags (a tag named in the query boosts it).
     pub tags: Vec<String>,
+    /// Its text, for the entities it names ([`crate::entities::names`]: one the query
+    /// names too boosts it like a tag).
+    pub content: String,
     /// The memory that replaced it, if any (placed right above it).
     pub superseded_by: Option<MemoryId>,
 }

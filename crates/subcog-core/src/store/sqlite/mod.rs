@@ -266,7 +266,7 @@ impl SqliteStore {
         let mut out = Vec::new();
         while let Some(row) = rows_iter.next().map_err(|e| self.err(e))? {
             let hit = rows::hit_from_row(&self.label, row, 0.0)?;
-            let extra: T = row.get(4).map_err(|e| self.err(e))?;
+            let extra: T = row.get(rows::HIT_COLUMN_COUNT).map_err(|e| self.err(e))?;
             out.push((hit, extra));
         }
         Ok(out)

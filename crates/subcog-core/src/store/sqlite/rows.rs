@@ -105,8 +105,11 @@ pub(crate) fn to_values(m: &Memory) -> Vec<Value> {
     ]
 }
 
-/// The columns [`hit_from_row`] reads, over alias `m`: what ranking needs, not content.
-pub(crate) const HIT_COLUMNS: &str = "m.id, m.created_at, m.tags, m.superseded_by";
+/// The columns [`hit_from_row`] reads, over alias `m`: what ranking needs (the content
+/// only for the entities it names).
+pub(crate) const HIT_COLUMNS: &str = "m.id, m.created_at, m.tags, m.superseded_by, m.content";
+/// How many columns [`HIT_COLUMNS`] names (a query's extra value comes next).
+pub(crate) const HIT_COLUMN_COUNT: usize = 5;
 
 /// Reads a search hit from a row whose first columns are [`HIT_COLUMNS`], with `score`.
 pub(crate) fn hit_from_row(path: &str, row: &Row<'_>, score: f64) -> Result<SearchHit, StoreError> {
@@ -119,7 +122,9 @@ pub(crate) fn hit_from_row(path: &str, row: &Row<'_>, score: f64) -> Result<Sear
     let created: String = get_named(path, &id_text, row, 1, "created_at")?;
     let tags: String = get_named(path, &id_text, row, 2, "tags")?;
     let superseded_by: Option<String> = get_named(path, &id_text, row, 3, "superseded_by")?;
+    let content: String = get_named(path, &id_text, row, 4, "content")?;
     Ok(SearchHit {
+        content,
         id: id_text.parse::<MemoryId>().map_err(|e| bad(e.to_string()))?,
         score,
         created_at: timestamp::from_storage(&created).ok_or_else(|| bad(format!("bad timestamp {created:?}")))?,
