@@ -46,6 +46,9 @@ pub struct CaptureRequest {
     pub on_secret: Option<SecretPolicy>,
     /// Surrounding text searched at low weight (see [`Memory::context`]).
     pub context: Option<String>,
+    /// The memory this one follows (an id or a short id): its text joins the context, as
+    /// the previous turn of a conversation does.
+    pub follows: Option<String>,
 }
 
 /// The result of a capture.
@@ -141,7 +144,13 @@ impl Subcog {
             self.config.capture.redact_emails,
         )?;
         let mut redactions = text.redactions.clone();
-        let context = match req.context.as_deref().filter(|c| !c.trim().is_empty()) {
+        // The memory followed is stored, hence already redacted; its text goes first.
+        let followed = match req.follows.as_deref().filter(|f| !f.trim().is_empty()) {
+            Some(f) => Some(self.get(&self.resolve_id(f)?)?.content),
+            None => None,
+        };
+        let given = req.context.as_deref().filter(|c| !c.trim().is_empty());
+        let context = match given {
             Some(c) => {
                 let r = clean_text(c, None, None, policy, self.config.capture.redact_emails)?;
                 for x in r.redactions {
@@ -153,6 +162,10 @@ impl Subcog {
                 Some(r.content)
             }
             None => None,
+        };
+        let context = match (followed, context) {
+            (Some(f), Some(c)) => Some(format!("{f}\n{c}")),
+            (f, c) => f.or(c),
         };
         if !redactions.is_empty() {
             tracing::info!(kinds = ?redactions.iter().map(|r| r.kind.as_str()).collect::<Vec<_>>(), "redacted secrets before storing");

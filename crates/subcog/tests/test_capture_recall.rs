@@ -395,3 +395,60 @@ fn a_person_the_query_names_favours_what_that_person_said_without_tags() {
         "{v}"
     );
 }
+
+#[test]
+fn a_capture_can_name_the_memory_it_follows() {
+    let env = TestEnv::new();
+    let first = env
+        .run(&[
+            "capture",
+            "-n",
+            "context",
+            "Caroline: I started pottery classes last week.",
+            "--json",
+        ])
+        .ok()
+        .json();
+    let id = first["id"].as_str().expect("id");
+    let short = &id[id.len() - 8..];
+    let reply = env
+        .run(&[
+            "capture",
+            "-n",
+            "context",
+            "Melanie: That sounds amazing, send me photos!",
+            "--follows",
+            short,
+            "--json",
+        ])
+        .ok()
+        .json();
+    // The followed text is the reply's search context: "pottery" finds both, the turn that
+    // says it first.
+    let v = env.run(&["recall", "pottery", "--json"]).ok().json();
+    let ids: Vec<&str> = v["results"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|r| r["id"].as_str())
+        .collect();
+    assert_eq!(ids, vec![id, reply["id"].as_str().expect("reply id")], "{v}");
+
+    // An unknown memory followed is an error, and nothing is stored.
+    let out = env
+        .command(&[
+            "capture",
+            "-n",
+            "context",
+            "An orphan reply",
+            "--follows",
+            "01ARZ3NDEKTSV4RRFFQ69G5FAV",
+        ])
+        .output()
+        .expect("spawn");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("01ARZ3NDEKTSV4RRFFQ69G5FAV"), "{err}");
+    let list = env.run(&["list", "--json"]).ok().json();
+    assert_eq!(list.as_array().map(Vec::len), Some(2), "{list}");
+}

@@ -57,6 +57,10 @@ pub struct CaptureArgs {
     /// Surrounding text (e.g. the conversation around it), searched at low weight, not shown
     #[arg(long, value_name = "TEXT")]
     pub context: Option<String>,
+    /// The memory this one follows (id or short id): its text is searched with this one,
+    /// as the previous turn of a conversation
+    #[arg(long, value_name = "ID")]
+    pub follows: Option<String>,
 }
 
 /// Runs `capture`.
@@ -79,6 +83,7 @@ pub fn run(app: &App, args: CaptureArgs) -> CommandResult {
         allow_new_namespace: args.allow_new_namespace,
         on_secret: args.on_secret,
         context: args.context,
+        follows: args.follows,
     })?;
     if !outcome.redactions.is_empty() {
         let kinds: Vec<String> = outcome

@@ -79,6 +79,9 @@ pub struct CaptureArgs {
     pub summary: Option<String>,
     /// project (default), user or org.
     pub domain: Option<DomainArg>,
+    /// Id (or short id) of the memory this one follows, e.g. the previous turn of a
+    /// conversation: its text helps find this one.
+    pub follows: Option<String>,
 }
 
 /// `recall` arguments.
@@ -222,6 +225,7 @@ impl Server {
                     allow_new_namespace: false,
                     on_secret: None,
                     context: None,
+                    follows: args.follows,
                 })?;
                 Ok(serde_json::json!({
                     "id": outcome.memory.id.to_string(),

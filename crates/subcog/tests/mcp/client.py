@@ -144,6 +144,18 @@ async def protocol_tour(session, max_bytes):
     doc_text = doc.messages[0].content.text
     check(first["id"] in doc_text and "capture" in doc_text, f"decision prompt lists the related decision: {doc_text}")
 
+    # A memory can name the one it follows (the previous turn): that text helps find it.
+    reply = await call_json(
+        session,
+        "capture",
+        {"content": "Fixed by remounting the volume in the job template.", "namespace": "learnings", "follows": blocker["id"][-8:]},
+    )
+    via = await call_json(session, "recall", {"query": "docker socket", "namespace": "learnings"})
+    check([r["id"] for r in via["results"]] == [reply["id"]], f"found through the memory it follows: {via}")
+    bad = await session.call_tool("capture", {"content": "Orphan reply.", "follows": "01ARZ3NDEKTSV4RRFFQ69G5FAV"})
+    check(bad.is_error and "01ARZ3NDEKTSV4RRFFQ69G5FAV" in text(bad), f"unknown memory followed: {text(bad)}")
+    await call_json(session, "delete", {"id": reply["id"]})
+
     # Errors come back as errors, and the server keeps serving.
     try:
         await session.call_tool("no_such_tool", {})
