@@ -184,8 +184,21 @@ impl Subcog {
                 .then(b.created_at.cmp(&a.created_at))
                 .then(b.id.cmp(&a.id))
         });
+        let all_summaries = if cfg.include_summaries {
+            let mut all = Vec::new();
+            for (_, store) in &stores {
+                all.extend(store.summaries()?);
+            }
+            all
+        } else {
+            Vec::new()
+        };
+        let confident: Vec<&crate::model::MemorySummary> = all_summaries
+            .iter()
+            .filter(|s| s.confidence >= cfg.summary_min_confidence)
+            .collect();
         // Edges serve the links shown and the near-duplicates folded into summaries.
-        let edges: Vec<MemoryEdge> = if cfg.include_edges || cfg.include_summaries {
+        let edges: Vec<MemoryEdge> = if cfg.include_edges || !confident.is_empty() {
             let mut all = Vec::new();
             for (_, store) in &stores {
                 all.extend(store.edges(None)?);
@@ -200,24 +213,11 @@ impl Subcog {
                 out_edges.entry(e.source_id.as_str()).or_default().push(e);
             }
         }
-        let all_summaries = if cfg.include_summaries {
-            let mut all = Vec::new();
-            for (_, store) in &stores {
-                all.extend(store.summaries()?);
-            }
-            all
-        } else {
-            Vec::new()
-        };
-        let confident: Vec<&crate::model::MemorySummary> = all_summaries
-            .iter()
-            .filter(|s| s.confidence >= cfg.summary_min_confidence)
-            .collect();
         let fold = fold::Fold::new(&confident, &edges, self.config.consolidation.merge_similarity);
         // Near-duplicates left to their summary: per summary, and per memory shown for them.
         let mut folded_into_summary: HashMap<String, usize> = HashMap::new();
         let mut folded_into_memory: HashMap<usize, (usize, usize)> = HashMap::new(); // chosen slot → (count, summary)
-        let mut chosen_ids: HashSet<String> = HashSet::new();
+        let mut chosen_slot: HashMap<String, usize> = HashMap::new(); // id → index in `chosen`
         let mut folded_ids: HashSet<String> = HashSet::new();
         let status = render::Status {
             last_consolidation,
@@ -252,14 +252,11 @@ impl Subcog {
                 continue;
             }
             if !fold.is_empty()
-                && let Some((shown, k)) = fold.covered_by(&m.id.to_string(), &chosen_ids)
+                && let Some((shown, k)) = fold.covered_by(&m.id.to_string(), |id| chosen_slot.contains_key(id))
             {
                 *folded_into_summary.entry(confident[k].id.clone()).or_default() += 1;
                 folded_ids.insert(m.id.to_string());
-                if let Some(slot) = chosen
-                    .iter()
-                    .position(|(j, _, _)| candidates[*j].id.to_string() == shown)
-                {
+                if let Some(&slot) = chosen_slot.get(&shown) {
                     folded_into_memory.entry(slot).or_insert((0, k)).0 += 1;
                 }
                 continue;
@@ -285,7 +282,7 @@ impl Subcog {
             }
             spent += cost;
             *count += 1;
-            chosen_ids.insert(m.id.to_string());
+            chosen_slot.insert(m.id.to_string(), chosen.len());
             chosen.push((i, xml, t));
         }
         // The memories that stand for near-duplicates say so, and which summary has the rest.

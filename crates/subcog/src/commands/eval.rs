@@ -131,7 +131,6 @@ pub fn run(app: &App, args: EvalArgs) -> CommandResult {
             plain,
         } => {
             let (data, subcog, embedder) = benchmark_input(app, &file, &ks, no_vectors)?;
-            let workdir = std::env::temp_dir().join(format!("subcog-eval-{}", std::process::id()));
             let opts = LocomoOptions {
                 ks,
                 context_turns: if plain { 0 } else { context_turns },
@@ -141,20 +140,38 @@ pub fn run(app: &App, args: EvalArgs) -> CommandResult {
                 details,
                 plain,
             };
-            let quiet = app.global.quiet || app.json();
-            let result = locomo::run(&data, subcog.config(), embedder, &workdir, &opts, &mut |line| {
-                if !quiet {
-                    eprintln!("{line}");
-                }
-            });
-            let _ = std::fs::remove_dir_all(&workdir);
-            let report = result?;
+            let report = in_scratch(app, "locomo", None, |workdir, progress| {
+                locomo::run(&data, subcog.config(), embedder, workdir, &opts, progress)
+            })?;
             if app.json() {
                 return output::print_json(&serde_json::to_value(&report).unwrap_or_default());
             }
             output::print(&human(&report))
         }
     }
+}
+
+/// Runs an evaluation in a throwaway directory under the system's temp dir (or in `keep`,
+/// which is left in place), with its progress on stderr unless quiet or `--json`.
+fn in_scratch<T>(
+    app: &App,
+    name: &str,
+    keep: Option<&std::path::Path>,
+    run: impl FnOnce(&std::path::Path, &mut dyn FnMut(&str)) -> subcog_core::error::Result<T>,
+) -> Result<T, CommandError> {
+    let workdir = keep
+        .map(std::path::Path::to_path_buf)
+        .unwrap_or_else(|| std::env::temp_dir().join(format!("subcog-eval-{name}-{}", std::process::id())));
+    let quiet = app.global.quiet || app.json();
+    let result = run(&workdir, &mut |line| {
+        if !quiet {
+            eprintln!("{line}");
+        }
+    });
+    if keep.is_none() {
+        let _ = std::fs::remove_dir_all(&workdir);
+    }
+    Ok(result?)
 }
 
 /// The model an evaluation embeds with, if any.
@@ -212,15 +229,9 @@ fn prompts(app: &App, dir: &std::path::Path, details: bool) -> CommandResult {
         "data/prompt-recall/README.md",
         "judging prompts by keywords only",
     )?;
-    let workdir = std::env::temp_dir().join(format!("subcog-eval-prompts-{}", std::process::id()));
-    let quiet = app.global.quiet || app.json();
-    let result = subcog_core::eval::prompts::run(dir, subcog.config(), embedder, &workdir, details, &mut |line| {
-        if !quiet {
-            eprintln!("{line}");
-        }
-    });
-    let _ = std::fs::remove_dir_all(&workdir);
-    let report = result?;
+    let report = in_scratch(app, "prompts", None, |workdir, progress| {
+        subcog_core::eval::prompts::run(dir, subcog.config(), embedder, workdir, details, progress)
+    })?;
     if app.json() {
         return output::print_json(&serde_json::to_value(&report).unwrap_or_default());
     }
@@ -276,27 +287,9 @@ fn supersession(
             k.display()
         )));
     }
-    let workdir = keep
-        .clone()
-        .unwrap_or_else(|| std::env::temp_dir().join(format!("subcog-eval-supersession-{}", std::process::id())));
-    let quiet = app.global.quiet || app.json();
-    let result = subcog_core::eval::supersession::run(
-        dir,
-        subcog.config(),
-        embedder,
-        &workdir,
-        details,
-        candidates,
-        &mut |line| {
-            if !quiet {
-                eprintln!("{line}");
-            }
-        },
-    );
-    if keep.is_none() {
-        let _ = std::fs::remove_dir_all(&workdir);
-    }
-    let report = result?;
+    let report = in_scratch(app, "supersession", keep.as_deref(), |workdir, progress| {
+        subcog_core::eval::supersession::run(dir, subcog.config(), embedder, workdir, details, candidates, progress)
+    })?;
     if app.json() {
         return output::print_json(&serde_json::to_value(&report).unwrap_or_default());
     }
@@ -359,16 +352,10 @@ fn supersession(
 
 fn longmemeval(app: &App, file: &std::path::Path, ks: Vec<usize>, no_vectors: bool, details: bool) -> CommandResult {
     let (data, subcog, embedder) = benchmark_input(app, file, &ks, no_vectors)?;
-    let workdir = std::env::temp_dir().join(format!("subcog-eval-longmemeval-{}", std::process::id()));
     let opts = LongMemEvalOptions { ks, details };
-    let quiet = app.global.quiet || app.json();
-    let result = longmemeval::run(&data, subcog.config(), embedder, &workdir, &opts, &mut |line| {
-        if !quiet {
-            eprintln!("{line}");
-        }
-    });
-    let _ = std::fs::remove_dir_all(&workdir);
-    let r = result?;
+    let r = in_scratch(app, "longmemeval", None, |workdir, progress| {
+        longmemeval::run(&data, subcog.config(), embedder, workdir, &opts, progress)
+    })?;
     if app.json() {
         return output::print_json(&serde_json::to_value(&r).unwrap_or_default());
     }
