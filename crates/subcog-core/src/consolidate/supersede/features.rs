@@ -7,8 +7,8 @@
 
 use serde::Serialize;
 
-use super::cues;
 use super::values::{Idf, Values, left_behind};
+use super::{cues, qualifiers};
 use crate::model::Memory;
 
 /// One candidate pair's evidence.
@@ -61,6 +61,11 @@ pub struct Features {
     pub negates: bool,
     /// The newer names one of the older's names (it is about that memory's value).
     pub mentions_old_name: bool,
+    /// The two qualify a shared word differently: another component's same slot
+    /// ("email queue backlog" vs "thumbnail queue backlog").
+    pub other_component: bool,
+    /// The newer moves from something the older never named: another part.
+    pub other_part: bool,
     /// Old names gone or left behind (for explanations).
     #[serde(skip)]
     pub old_values: Vec<String>,
@@ -163,6 +168,8 @@ impl Features {
             first_person: cues::FIRST_PERSON.is_match(to) && cues::FIRST_PERSON.is_match(tn),
             negates: cues::NEGATION.is_match(tn) && !cues::NEGATION.is_match(to),
             mentions_old_name: or.values.names.iter().any(|n| lower_new.contains(n.as_str())),
+            other_component: qualifiers::qualifier_conflict(to, tn).is_some(),
+            other_part: qualifiers::left_foreign(to, tn).is_some(),
             old_values: gone,
             new_values: introduced,
             subject: subject.into_iter().take(4).map(|(_, w)| w.clone()).collect(),
@@ -210,6 +217,8 @@ impl Features {
             b(self.negates),
             b(self.mentions_old_name),
             b(self.mentions_old_name) * b(self.left || self.replace),
+            b(self.other_component),
+            b(self.other_part),
         ]
     }
 
@@ -222,7 +231,7 @@ impl Features {
 }
 
 /// Inputs of the score.
-pub const FEATURES: usize = 30;
+pub const FEATURES: usize = 32;
 
 /// Names of the inputs (for the calibration dump).
 pub const NAMES: [&str; FEATURES] = [
@@ -256,12 +265,14 @@ pub const NAMES: [&str; FEATURES] = [
     "negates",
     "mentions_old_name",
     "mentions_old_name_x_leaves",
+    "other_component",
+    "other_part",
 ];
 
 /// Intercept, then one weight per input of [`Features::vector`]: a logistic regression
 /// fitted on the development half of `data/supersession` (see the module docs).
 pub const WEIGHTS: [f32; FEATURES + 1] = [
-    -7.193, 4.689, 2.654, 2.098, 1.164, -0.951, -0.096, 0.726, -0.110, 1.482, 0.512, 0.267, 0.107, -0.308, -0.563,
-    -0.170, -1.488, 2.139, 0.653, 2.667, 1.006, 2.660, 2.733, 1.288, 0.643, -1.353, -0.217, 1.064, 0.377, -0.300,
-    -0.232,
+    -7.797, 4.810, 2.297, 2.117, 0.976, -0.120, -0.047, 0.704, -0.168, 1.341, 0.641, 0.235, -0.019, -0.388, -0.610,
+    -0.200, -1.503, 2.334, 0.825, 2.663, 1.400, 2.408, 2.833, 1.420, 0.758, -1.432, -0.264, 1.088, 0.326, -0.255,
+    -0.260, -1.386, -1.866,
 ];

@@ -22,6 +22,7 @@
 pub mod cues;
 pub mod features;
 mod heuristic;
+pub mod qualifiers;
 pub mod values;
 
 use std::collections::{BTreeSet, HashSet};
