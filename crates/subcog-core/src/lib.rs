@@ -11,6 +11,7 @@ pub mod config;
 pub mod consolidate;
 pub mod content;
 pub mod context;
+pub mod conversation;
 pub mod embed;
 pub mod entities;
 pub mod error;

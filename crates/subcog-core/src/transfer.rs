@@ -68,6 +68,40 @@ pub struct ImportRecord {
     pub cluster_id: Option<String>,
     /// Surrounding text searched at low weight.
     pub context: Option<String>,
+    /// The conversation a turn belongs to: records that share one are its turns, in file
+    /// order, and each turn without a `context` gets its neighbouring turns as context.
+    #[serde(alias = "conversation_id", alias = "session", alias = "session_id")]
+    pub conversation: Option<String>,
+    /// Who said the turn: stored as `speaker: text`, as a transcript reads.
+    #[serde(alias = "role", alias = "author")]
+    pub speaker: Option<String>,
+}
+
+/// Fills in conversation turns: `speaker: text` as the content, and the neighbouring turns
+/// of the same conversation as the context of each turn that brings none.
+pub fn link_turns(records: &mut [(usize, ImportRecord)]) {
+    let mut conversations: std::collections::HashMap<String, Vec<usize>> = std::collections::HashMap::new();
+    for (k, (_, r)) in records.iter_mut().enumerate() {
+        let Some(conv) = r.conversation.as_deref().map(str::trim).filter(|c| !c.is_empty()) else {
+            continue;
+        };
+        conversations.entry(conv.to_string()).or_default().push(k);
+        if let Some(content) = &r.content {
+            r.content = Some(crate::conversation::line(r.speaker.as_deref(), content));
+        }
+    }
+    for turns in conversations.values() {
+        let lines: Vec<String> = turns
+            .iter()
+            .map(|&k| records[k].1.content.clone().unwrap_or_default())
+            .collect();
+        for (i, &k) in turns.iter().enumerate() {
+            let r = &mut records[k].1;
+            if r.context.as_deref().is_none_or(|c| c.trim().is_empty()) {
+                r.context = crate::conversation::neighbours(&lines, i);
+            }
+        }
+    }
 }
 
 /// Parses JSON Lines; blank lines are skipped, the first bad line is an error naming it.
@@ -125,7 +159,8 @@ impl Subcog {
         progress: &mut dyn FnMut(usize, usize),
     ) -> Result<ImportReport> {
         let _span = tracing::info_span!("transfer.import", dry_run).entered();
-        let records = parse_jsonl(text)?;
+        let mut records = parse_jsonl(text)?;
+        link_turns(&mut records);
         let mut report = ImportReport {
             records: records.len(),
             dry_run,

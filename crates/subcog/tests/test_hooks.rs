@@ -262,6 +262,38 @@ fn stop_captures_the_transcripts_markers_once() {
     assert!(contents.contains(&"Billing retries use exponential backoff capped at 30 s"));
     assert!(contents.contains(&"The billing test's mock clock must be advanced explicitly"));
     assert!(contents.contains(&"Inject the clock into every retry loop so tests can drive it."));
+    // Each keeps the conversation around it as its context (searched, never shown): the
+    // messages before and after, and its own message's other words; never tool output.
+    let context_of = |content: &str| -> String {
+        all.as_array()
+            .expect("list")
+            .iter()
+            .find(|m| m["content"] == content)
+            .and_then(|m| m["context"].as_str())
+            .unwrap_or_default()
+            .to_string()
+    };
+    let learned = context_of("The billing test's mock clock must be advanced explicitly");
+    assert!(learned.contains("Let's fix the flaky billing test."), "{learned}");
+    assert!(learned.contains("I'll look at the test first."), "{learned}");
+    assert!(
+        learned.contains("Found it: the mock clock never advances."),
+        "{learned}"
+    );
+    assert!(
+        !learned.contains("inside a file") && !learned.contains("injected memory"),
+        "{learned}"
+    );
+    let decided = context_of("Billing retries use exponential backoff capped at 30 s");
+    assert!(decided.starts_with("I'll look at the test first."), "{decided}");
+    assert!(decided.ends_with("Let's fix the flaky billing test."), "{decided}");
+    let found = env.run(&["recall", "flaky", "--json"]).ok().json();
+    assert!(
+        found["results"].as_array().is_some_and(|r| r
+            .iter()
+            .any(|h| h["content"] == "The billing test's mock clock must be advanced explicitly")),
+        "found by its context: {found}"
+    );
     // Again (a later turn of the session, and SessionEnd and PreCompact): nothing new.
     for (event, file) in [
         ("stop", "stop.json"),
@@ -563,6 +595,17 @@ fn stop_saves_the_replys_markers_before_the_transcript_holds_them() {
         .collect();
     assert!(contents.contains(&"The billing test's mock clock must be advanced explicitly"));
     assert!(contents.contains(&"Inject the clock into every retry loop so tests can drive it."));
+    let pattern = listed
+        .as_array()
+        .expect("list")
+        .iter()
+        .find(|m| m["content"] == "Inject the clock into every retry loop so tests can drive it.")
+        .map(|m| m["context"].clone());
+    assert_eq!(
+        pattern,
+        Some(serde_json::json!("Found it: the mock clock never advances.")),
+        "without a transcript, the reply's own words are the context"
+    );
     // SessionEnd then reads the transcript holding the same reply: only the prompt's
     // marker is new.
     let t = transcript(&env);

@@ -107,6 +107,65 @@ fn minimal_records_from_other_tools() {
     .ok();
 }
 
+#[test]
+fn conversation_turns_are_stored_with_their_speaker_and_neighbours() {
+    let env = TestEnv::new();
+    // Two conversations, interleaved; each turn becomes `speaker: text`, and its context
+    // is up to two turns before and one after, of its own conversation only.
+    let input = concat!(
+        "{\"conversation\":\"a\",\"speaker\":\"Melanie\",\"content\":\"Which city did you pick for the retreat?\",\"timestamp\":\"2023-05-08 13:56\"}\n",
+        "{\"session_id\":\"b\",\"role\":\"user\",\"content\":\"The kiln broke again\"}\n",
+        "{\"conversation\":\"a\",\"speaker\":\"Caroline\",\"content\":\"Lisbon, the one by the sea.\",\"timestamp\":\"2023-05-08 13:57\"}\n",
+        "{\"conversation\":\"a\",\"speaker\":\"Melanie\",\"content\":\"Melanie: Lovely! Book it.\",\"timestamp\":\"2023-05-08 13:58\"}\n",
+        "{\"conversation\":\"a\",\"speaker\":\"Caroline\",\"content\":\"Done. token ghp_abcdefghijklmnopqrstuvwxyz0123456789\",\"context\":\"given\",\"timestamp\":\"2023-05-08 13:59\"}\n",
+    );
+    let report = env.run_stdin(&["import", "--json"], input).ok().json();
+    assert_eq!(report["imported"], 4 + 1, "{report}");
+    let all = env.run(&["list", "--json"]).ok().json();
+    let by = |content: &str| {
+        all.as_array()
+            .expect("list")
+            .iter()
+            .find(|m| m["content"] == content)
+            .cloned()
+            .unwrap_or_else(|| panic!("{content} not stored: {all}"))
+    };
+    let answer = by("Caroline: Lisbon, the one by the sea.");
+    assert_eq!(
+        answer["context"],
+        "Melanie: Which city did you pick for the retreat?\nMelanie: Lovely! Book it."
+    );
+    assert_eq!(
+        by("Melanie: Lovely! Book it.")["context"]
+            .as_str()
+            .map(|c| c.lines().count()),
+        Some(3)
+    );
+    assert_eq!(
+        by("user: The kiln broke again")["context"],
+        serde_json::Value::Null,
+        "alone in its conversation"
+    );
+    // A context given is kept; a secret in a turn is redacted in its neighbours' context too.
+    let last = by("Caroline: Done. token [REDACTED:github_token]");
+    assert_eq!(last["context"], "given");
+    let before = by("Melanie: Lovely! Book it.");
+    assert!(
+        before["context"]
+            .as_str()
+            .is_some_and(|c| c.contains("[REDACTED:github_token]") && !c.contains("ghp_")),
+        "{before}"
+    );
+    // The answer is found by the question it answered.
+    let hits = env.run(&["recall", "which city for the retreat", "--json"]).ok().json();
+    assert!(
+        hits["results"].as_array().is_some_and(|r| r
+            .iter()
+            .any(|h| h["content"] == "Caroline: Lisbon, the one by the sea.")),
+        "{hits}"
+    );
+}
+
 fn parse(text: &str) -> Vec<serde_json::Value> {
     let mut v: Vec<serde_json::Value> = text
         .lines()

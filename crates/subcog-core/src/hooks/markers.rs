@@ -52,6 +52,15 @@ pub fn strip_injected(text: &str) -> String {
     INJECTED.replace_all(text, "").into_owned()
 }
 
+/// The text around the markers: `text` without injected blocks, capture blocks, marker
+/// lines and `@memory(…)` notes (what a marker's context keeps of its own message).
+pub fn strip(text: &str) -> String {
+    let clean = strip_injected(text);
+    let clean = BLOCK.replace_all(&clean, "");
+    let clean = LINE.replace_all(&clean, "");
+    AT_MEMORY.replace_all(&clean, "").trim().to_string()
+}
+
 /// Every marked capture in `text`, in order, duplicates removed.
 pub fn find(text: &str) -> Vec<Marked> {
     let clean = strip_injected(text);
@@ -118,6 +127,12 @@ mod tests {
             namespace: ns.into(),
             content: c.into(),
         }
+    }
+
+    #[test]
+    fn strip_keeps_what_surrounds_the_markers() {
+        let text = "We compared both.\n[decision] Use PostgreSQL\nIt has JSONB. @memory(security) rotate keys\n```memory\nx\n```\nDone.";
+        assert_eq!(strip(text), "We compared both.\n\nIt has JSONB. \n\nDone.");
     }
 
     #[test]

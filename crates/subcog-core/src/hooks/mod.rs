@@ -313,10 +313,21 @@ impl Subcog {
         let session = input.session_id.as_deref().unwrap_or("no-session");
         let marked = markers::find(prompt);
         if !marked.is_empty() {
+            // The conversation so far (when the transcript is readable) and the prompt's
+            // own words around its markers are the context of what it marks.
+            let mut messages: Vec<String> = input
+                .transcript_path
+                .as_deref()
+                .and_then(|p| transcript::texts(p).ok())
+                .unwrap_or_default();
+            messages.push(prompt.to_string());
+            let at = messages.len() - 1;
+            let with_context: Vec<(markers::Marked, Option<String>)> =
+                marked.into_iter().map(|m| (m, marker_context(&messages, at))).collect();
             // Remembered, so the transcript's copy of this prompt is not captured again.
             let mut seen = SessionState::load(state_dir, session);
-            self.capture_marked(&marked, input, &mut report);
-            seen.markers.extend(marked.iter().map(marker_digest));
+            self.capture_marked(&with_context, input, &mut report);
+            seen.markers.extend(with_context.iter().map(|(m, _)| marker_digest(m)));
             seen.save(state_dir, session);
         }
         if prompt.trim().is_empty() || crate::search::query_terms(prompt).is_empty() {
@@ -429,14 +440,10 @@ impl Subcog {
         let mut report = HookReport::default();
         let session = input.session_id.as_deref().unwrap_or("no-session");
         let mut seen = SessionState::load(state_dir, session);
-        let mut marked: Vec<markers::Marked> = Vec::new();
-        if let Some(reply) = &input.last_assistant_message {
-            marked.extend(markers::find(reply));
-        }
+        let mut messages: Vec<String> = Vec::new();
         if let Some(path) = &input.transcript_path {
             match transcript::texts(path) {
-                // Message by message: an unclosed block in one cannot swallow the next.
-                Ok(texts) => marked.extend(texts.iter().flat_map(|t| markers::find(t))),
+                Ok(texts) => messages = texts,
                 // The reply came with the payload: a transcript not yet written is expected.
                 Err(e) if input.last_assistant_message.is_some() => {
                     tracing::debug!(error = %e, "transcript not readable yet; the reply came with the payload");
@@ -444,17 +451,27 @@ impl Subcog {
                 Err(e) => report.notes.push(format!("transcript unreadable: {e}")),
             }
         }
-        // Markers this session already handled are skipped: no re-embedding on every
-        // Stop, and a memory the user deleted is not brought back.
-        let mut fresh: Vec<markers::Marked> = Vec::new();
-        for m in marked {
-            let key = marker_digest(&m);
-            if !seen.markers.contains(&key) && !fresh.iter().any(|f| marker_digest(f) == key) {
-                fresh.push(m);
+        // Claude Code often has not written the reply to the transcript when Stop runs:
+        // it follows the conversation so far unless the transcript already ends with it.
+        if let Some(reply) = &input.last_assistant_message
+            && !messages.iter().rev().take(3).any(|m| m.trim() == reply.trim())
+        {
+            messages.push(reply.clone());
+        }
+        // Message by message: an unclosed block in one cannot swallow the next. Markers
+        // this session already handled are skipped: no re-embedding on every Stop, and a
+        // memory the user deleted is not brought back.
+        let mut fresh: Vec<(markers::Marked, Option<String>)> = Vec::new();
+        for (i, text) in messages.iter().enumerate() {
+            for m in markers::find(text) {
+                let key = marker_digest(&m);
+                if !seen.markers.contains(&key) && !fresh.iter().any(|(f, _)| marker_digest(f) == key) {
+                    fresh.push((m, marker_context(&messages, i)));
+                }
             }
         }
         self.capture_marked(&fresh, input, &mut report);
-        seen.markers.extend(fresh.iter().map(marker_digest));
+        seen.markers.extend(fresh.iter().map(|(m, _)| marker_digest(m)));
         seen.save(state_dir, session);
         Ok(report)
     }
@@ -462,10 +479,16 @@ impl Subcog {
     /// Captures each marked text; already stored ones count as duplicates. A marker that
     /// cannot be stored (bad namespace, a secret under the block policy) is noted and
     /// skipped, never fatal.
-    fn capture_marked(&self, marked: &[markers::Marked], input: &HookInput, report: &mut HookReport) {
-        for m in marked {
+    fn capture_marked(&self, marked: &[(markers::Marked, Option<String>)], input: &HookInput, report: &mut HookReport) {
+        for (m, context) in marked {
+            // Context is gathered, not chosen: its secrets are redacted whatever the
+            // capture policy, so a token in a neighbouring message cannot refuse the marker.
+            let context = context
+                .as_deref()
+                .map(|c| crate::secrets::redact(c, self.config.capture.redact_emails).text);
             let outcome = self.capture(CaptureRequest {
                 content: m.content.clone(),
+                context,
                 namespace: m.namespace.clone(),
                 created_by: Some("claude-code".into()),
                 source: input.session_id.as_ref().map(|s| format!("session:{s}")),
@@ -487,6 +510,20 @@ impl Subcog {
 const TRIVIAL: &[&str] = &[
     "ls", "cd", "cat", "echo", "pwd", "true", "false", "head", "tail", "grep", "rg", "find", "which", "clear",
 ];
+
+/// A marker's context: the conversation's neighbouring messages (see
+/// [`crate::conversation`]) and what its own message says around the markers.
+fn marker_context(messages: &[String], i: usize) -> Option<String> {
+    let around = crate::conversation::neighbours(messages, i);
+    let own = messages
+        .get(i)
+        .map(|m| crate::content::one_line(&markers::strip(m), crate::conversation::TURN_CHARS))
+        .filter(|o| !o.is_empty());
+    match (around, own) {
+        (Some(a), Some(o)) => Some(format!("{a}\n{o}")),
+        (a, o) => a.or(o),
+    }
+}
 
 /// The key under which a marker is remembered for a session.
 fn marker_digest(m: &markers::Marked) -> String {

@@ -13,7 +13,10 @@ use crate::output;
 /// Reads `subcog export` output (every field is kept, ids included) or minimal records
 /// from other tools: one JSON object per line with "content" required and optional
 /// "namespace", "tags", "source", "summary", "created_at" (or "timestamp"), "domain",
-/// "importance", "priority", "status". The whole file is checked before anything is
+/// "importance", "priority", "status", "context". Turns of a conversation carry
+/// "conversation" (or "session_id") and "speaker" (or "role"): each is stored as
+/// `speaker: text`, with the two turns before it and the one after as its context
+/// (searched at low weight) unless it brings one. The whole file is checked before anything is
 /// written; a bad line stops the import with its line number. Duplicates (same id, or the
 /// same content in the same namespace and domain) are skipped.
 #[derive(Debug, Args)]
