@@ -114,6 +114,10 @@ pub struct QuestionDetail {
     pub evidence: Vec<String>,
     /// Retrieved turn ids, best first (identical turns share a slot).
     pub retrieved: Vec<Vec<String>>,
+    /// Temporal-reasoning questions: the offline answer (`recall --reason`) and whether
+    /// it rests on an evidence turn.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub answer: Option<(String, bool)>,
 }
 
 #[derive(Deserialize)]
@@ -300,6 +304,7 @@ pub fn run(
                 report.newest_first += 1;
             }
         }
+        let mut reasoned = None;
         if q.question_type == "temporal-reasoning" {
             report.temporal += 1;
             let candidates = subcog.config().temporal.reason_candidates.max(1);
@@ -319,6 +324,7 @@ pub fn run(
             if grounded {
                 report.temporal_grounded += 1;
             }
+            reasoned = Some((answer.answer.clone(), grounded));
         }
         if opts.details {
             report.details.push(QuestionDetail {
@@ -327,6 +333,7 @@ pub fn run(
                 question: q.question.clone(),
                 evidence: evidence.clone(),
                 retrieved: ranked.iter().map(|ids| (*ids).clone()).collect(),
+                answer: reasoned,
             });
         }
     }

@@ -6,6 +6,7 @@
 pub mod locomo;
 pub mod longmemeval;
 pub mod prompts;
+pub mod resolution;
 pub mod supersession;
 pub mod temporal;
 

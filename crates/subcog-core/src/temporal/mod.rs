@@ -10,6 +10,7 @@
 
 pub mod answer;
 pub mod resolve;
+pub mod tense;
 
 use std::sync::LazyLock;
 

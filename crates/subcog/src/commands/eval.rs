@@ -102,12 +102,26 @@ pub enum EvalBench {
         #[arg(long)]
         candidates: bool,
     },
+    /// Time expressions: is each labelled sentence's expression ("the week before last",
+    /// "On October 20 we shipped the beta") resolved to its accepted range against the
+    /// sentence's own date, and are look-alikes ("Ubuntu 22.04", "every Monday") left
+    /// undated? Accuracy per split and kind.
+    ///
+    /// DIR holds sentences.jsonl, e.g. data/temporal-resolution.
+    Resolution {
+        /// The labelled set's directory
+        dir: PathBuf,
+        /// List every sentence with what it resolved to (misses only without --json)
+        #[arg(long)]
+        details: bool,
+    },
 }
 
 /// Runs `eval`.
 pub fn run(app: &App, args: EvalArgs) -> CommandResult {
     match args.bench {
         EvalBench::Prompts { dir, details } => prompts(app, &dir, details),
+        EvalBench::Resolution { dir, details } => resolution(app, &dir, details),
         EvalBench::Supersession {
             dir,
             details,
@@ -219,6 +233,61 @@ fn labelled_set<'a>(
         output::note(&format!("no embedding model: {without_model} (`subcog model install`)"));
     }
     Ok((subcog, embedder))
+}
+
+fn resolution(app: &App, dir: &std::path::Path, details: bool) -> CommandResult {
+    if !dir.join("sentences.jsonl").is_file() {
+        return Err(CommandError::user(format!(
+            "{} holds no sentences.jsonl (see data/temporal-resolution/README.md)",
+            dir.display()
+        )));
+    }
+    let report = subcog_core::eval::resolution::run(dir, details)?;
+    if app.json() {
+        return output::print_json(&serde_json::to_value(&report).unwrap_or_default());
+    }
+    let mut rows = vec![["group", "sentences", "accuracy"].map(String::from).to_vec()];
+    let row = |name: &str, s: &subcog_core::eval::resolution::Score| {
+        vec![
+            name.to_string(),
+            s.sentences.to_string(),
+            format!("{:.3} ({}/{})", s.accuracy, s.correct, s.sentences),
+        ]
+    };
+    for (split, s) in &report.splits {
+        rows.push(row(split, s));
+        for (kind, k) in report.kinds.get(split).into_iter().flatten() {
+            if split != "all" {
+                rows.push(row(&format!("  {kind}"), k));
+            }
+        }
+    }
+    let mut out = output::table(&rows, &[output::HEADING]);
+    for o in report.details.iter().filter(|o| !o.correct) {
+        let show = |r: &[subcog_core::eval::resolution::Range]| {
+            if r.is_empty() {
+                "nothing".to_string()
+            } else {
+                r.iter()
+                    .map(|x| format!("{}..{}", x.start, x.end))
+                    .collect::<Vec<_>>()
+                    .join(" or ")
+            }
+        };
+        out.push_str(&format!(
+            "\n{} [{} {}] {} (ref {}, {:?}): got {}, want {}",
+            o.id,
+            o.split,
+            o.kind,
+            o.text,
+            o.reference,
+            o.expression.as_deref().unwrap_or("-"),
+            show(&o.resolved),
+            show(&o.accept)
+        ));
+    }
+    out.push('\n');
+    output::print(&out)
 }
 
 fn prompts(app: &App, dir: &std::path::Path, details: bool) -> CommandResult {

@@ -1,0 +1,436 @@
+//! Resolution of time expressions against a memory's date.
+
+use super::*;
+
+fn d(s: &str) -> NaiveDate {
+    NaiveDate::parse_from_str(s, "%Y-%m-%d").expect("date")
+}
+
+#[test]
+fn expressions_resolve_against_the_memory_date() {
+    // (memory date, text, start, end, granularity)
+    let table: &[(&str, &str, &str, &str, Granularity)] = &[
+        // Seed 003's cases.
+        (
+            "2023-05-08",
+            "I went to the support group yesterday",
+            "2023-05-07",
+            "2023-05-07",
+            Granularity::Day,
+        ),
+        (
+            "2023-05-15",
+            "we shipped it last week",
+            "2023-05-08",
+            "2023-05-14",
+            Granularity::Week,
+        ),
+        ("2023-05-08", "today", "2023-05-08", "2023-05-08", Granularity::Day),
+        ("2023-05-08", "tonight", "2023-05-08", "2023-05-08", Granularity::Day),
+        (
+            "2023-05-08",
+            "tomorrow morning",
+            "2023-05-09",
+            "2023-05-09",
+            Granularity::Day,
+        ),
+        ("2023-05-08", "last night", "2023-05-07", "2023-05-07", Granularity::Day),
+        (
+            "2023-05-08",
+            "this morning",
+            "2023-05-08",
+            "2023-05-08",
+            Granularity::Day,
+        ),
+        (
+            "2023-05-08",
+            "the day before yesterday",
+            "2023-05-06",
+            "2023-05-06",
+            Granularity::Day,
+        ),
+        ("2023-05-08", "3 days ago", "2023-05-05", "2023-05-05", Granularity::Day),
+        (
+            "2023-05-08",
+            "two weeks ago",
+            "2023-04-24",
+            "2023-04-30",
+            Granularity::Week,
+        ),
+        (
+            "2023-05-08",
+            "a couple of days ago",
+            "2023-05-06",
+            "2023-05-06",
+            Granularity::Day,
+        ),
+        (
+            "2023-05-08",
+            "a year ago",
+            "2022-05-01",
+            "2022-05-31",
+            Granularity::Month,
+        ),
+        (
+            "2023-05-08",
+            "last weekend",
+            "2023-05-06",
+            "2023-05-07",
+            Granularity::Weekend,
+        ),
+        (
+            "2023-05-08",
+            "this weekend",
+            "2023-05-13",
+            "2023-05-14",
+            Granularity::Weekend,
+        ),
+        (
+            "2023-05-08",
+            "two weekends ago",
+            "2023-04-29",
+            "2023-04-30",
+            Granularity::Weekend,
+        ),
+        ("2023-05-08", "next week", "2023-05-15", "2023-05-21", Granularity::Week),
+        (
+            "2023-05-08",
+            "last month",
+            "2023-04-01",
+            "2023-04-30",
+            Granularity::Month,
+        ),
+        ("2023-05-08", "this year", "2023-01-01", "2023-12-31", Granularity::Year),
+        (
+            "2023-05-08",
+            "the week before",
+            "2023-05-01",
+            "2023-05-07",
+            Granularity::Week,
+        ),
+        // 2023-05-08 is a Monday.
+        (
+            "2023-05-08",
+            "last Friday",
+            "2023-05-05",
+            "2023-05-05",
+            Granularity::Day,
+        ),
+        ("2023-05-08", "on Friday", "2023-05-05", "2023-05-05", Granularity::Day),
+        (
+            "2023-05-08",
+            "last Monday",
+            "2023-05-01",
+            "2023-05-01",
+            Granularity::Day,
+        ),
+        (
+            "2023-05-08",
+            "this Friday",
+            "2023-05-12",
+            "2023-05-12",
+            Granularity::Day,
+        ),
+        (
+            "2023-05-08",
+            "next Tuesday",
+            "2023-05-16",
+            "2023-05-16",
+            Granularity::Day,
+        ),
+        ("2023-05-08", "in May", "2023-05-01", "2023-05-31", Granularity::Month),
+        (
+            "2023-05-08",
+            "last June",
+            "2022-06-01",
+            "2022-06-30",
+            Granularity::Month,
+        ),
+        ("2023-05-08", "May 2022", "2022-05-01", "2022-05-31", Granularity::Month),
+        (
+            "2023-05-08",
+            "on 8 May 2023",
+            "2023-05-08",
+            "2023-05-08",
+            Granularity::Day,
+        ),
+        (
+            "2023-05-08",
+            "May 8th, 2023",
+            "2023-05-08",
+            "2023-05-08",
+            Granularity::Day,
+        ),
+        ("2023-05-08", "on May 3rd", "2023-05-03", "2023-05-03", Granularity::Day),
+        (
+            "2023-05-08",
+            "the 2nd of April",
+            "2023-04-02",
+            "2023-04-02",
+            Granularity::Day,
+        ),
+        ("2023-05-08", "2023-04-30", "2023-04-30", "2023-04-30", Granularity::Day),
+        ("2023-05-08", "5/8/2023", "2023-05-08", "2023-05-08", Granularity::Day),
+        (
+            "2023-05-08",
+            "since 2019",
+            "2019-01-01",
+            "2023-05-08",
+            Granularity::Span,
+        ),
+        (
+            "2023-05-08",
+            "for 3 years",
+            "2020-05-08",
+            "2023-05-08",
+            Granularity::Span,
+        ),
+        (
+            "2024-01-03",
+            "in December",
+            "2023-12-01",
+            "2023-12-31",
+            Granularity::Month,
+        ),
+        ("2024-01-03", "Dec 28", "2023-12-28", "2023-12-28", Granularity::Day),
+        // Abbreviated weekdays after last/this/next (2023-07-15 is a Saturday).
+        (
+            "2023-07-15",
+            "Last Fri I went",
+            "2023-07-14",
+            "2023-07-14",
+            Granularity::Day,
+        ),
+        ("2023-07-20", "last Tues.", "2023-07-18", "2023-07-18", Granularity::Day),
+        (
+            "2023-07-20",
+            "this past Monday",
+            "2023-07-17",
+            "2023-07-17",
+            Granularity::Day,
+        ),
+        (
+            "2023-10-20",
+            "this past weekend",
+            "2023-10-14",
+            "2023-10-15",
+            Granularity::Weekend,
+        ),
+        (
+            "2023-05-10",
+            "earlier this week",
+            "2023-05-08",
+            "2023-05-14",
+            Granularity::Week,
+        ),
+        (
+            "2023-05-08",
+            "last evening",
+            "2023-05-07",
+            "2023-05-07",
+            Granularity::Day,
+        ),
+        ("2023-05-08", "this night", "2023-05-08", "2023-05-08", Granularity::Day),
+        (
+            "2023-05-08",
+            "the next morning",
+            "2023-05-09",
+            "2023-05-09",
+            Granularity::Day,
+        ),
+        (
+            "2023-05-08",
+            "back in 2019",
+            "2019-01-01",
+            "2019-12-31",
+            Granularity::Year,
+        ),
+        ("2023-05-08", "in 2022", "2022-01-01", "2022-12-31", Granularity::Year),
+        (
+            "2023-09-13",
+            "Seven years now",
+            "2016-09-13",
+            "2023-09-13",
+            Granularity::Span,
+        ),
+        (
+            "2023-07-10",
+            "last summer",
+            "2022-06-01",
+            "2022-08-31",
+            Granularity::Span,
+        ),
+        (
+            "2023-10-10",
+            "last summer",
+            "2023-06-01",
+            "2023-08-31",
+            Granularity::Span,
+        ),
+        (
+            "2023-07-10",
+            "this summer",
+            "2023-06-01",
+            "2023-08-31",
+            Granularity::Span,
+        ),
+        (
+            "2023-07-10",
+            "next winter",
+            "2023-12-01",
+            "2024-02-29",
+            Granularity::Span,
+        ),
+        (
+            "2023-05-08",
+            "a week ago",
+            "2023-05-01",
+            "2023-05-07",
+            Granularity::Week,
+        ),
+        (
+            "2023-05-08",
+            "ten years ago",
+            "2013-01-01",
+            "2013-12-31",
+            Granularity::Year,
+        ),
+    ];
+    for (anchor, text, start, end, granularity) in table {
+        let found = resolve_all(text, d(anchor), DateOrder::Mdy);
+        let r = found.first().unwrap_or_else(|| panic!("{text:?} not found"));
+        assert_eq!(
+            (r.start.unwrap_or_default(), r.end.unwrap_or_default(), r.granularity),
+            (d(start), d(end), *granularity),
+            "{text:?} from {anchor}"
+        );
+        assert!((0.0..=1.0).contains(&r.confidence));
+    }
+}
+
+#[test]
+fn tense_places_dates_without_a_year_and_forms_of_data_temporal_resolution() {
+    let one = |text: &str, anchor: &str| {
+        let r = resolve_all(text, d(anchor), DateOrder::Mdy);
+        let r = r.first().unwrap_or_else(|| panic!("{text:?} not found"));
+        (r.start.unwrap_or_default(), r.end.unwrap_or_default())
+    };
+    let day = |s: &str| (d(s), d(s));
+    // Looking back: the most recent one; ahead: the next one.
+    assert_eq!(
+        one("On October 20 we shipped the beta", "2023-06-14"),
+        day("2022-10-20")
+    );
+    assert_eq!(one("we shipped the beta on Oct 20", "2020-03-22"), day("2019-10-20"));
+    assert_eq!(
+        one("we'll sunset the v1 API on January 31", "2023-07-19"),
+        day("2024-01-31")
+    );
+    assert_eq!(one("We will deploy on Friday", "2025-05-14"), day("2025-05-16"));
+    assert_eq!(one("We deployed on Friday", "2025-05-14"), day("2025-05-09"));
+    assert_eq!(
+        one("Omar will start the Go migration in November.", "2026-08-16"),
+        (d("2026-11-01"), d("2026-11-30"))
+    );
+    // Two back, not one.
+    assert_eq!(
+        one("We migrated to pnpm the week before last.", "2023-05-20"),
+        (d("2023-05-01"), d("2023-05-07"))
+    );
+    assert_eq!(
+        one("The year before last we were on bare metal.", "2023-11-30"),
+        (d("2021-01-01"), d("2021-12-31"))
+    );
+    // Quarters, days ahead, anchored days and weeks, spans, day-first dotted dates.
+    assert_eq!(
+        one("We shipped SSO in Q1 2021.", "2025-08-13"),
+        (d("2021-01-01"), d("2021-03-31"))
+    );
+    assert_eq!(
+        one("Priya rewrote it in the third quarter of 2022.", "2022-10-22"),
+        (d("2022-07-01"), d("2022-09-30"))
+    );
+    assert_eq!(
+        one("last quarter's OKRs", "2021-02-11"),
+        (d("2020-10-01"), d("2020-12-31"))
+    );
+    // "in 5 days" stays undated: dated, a plan ("finish the book in six weeks") out-ranked
+    // the memory of the finished book in LongMemEval's answers (docs/EVALUATION.md).
+    assert!(resolve_all("The certificate expires in 5 days.", d("2021-06-27"), DateOrder::Mdy).is_empty());
+    assert!(resolve_all("We built it in 3 days.", d("2021-06-27"), DateOrder::Mdy).is_empty());
+    assert_eq!(
+        one("The day after December 24, 2023 nobody was online.", "2024-01-23"),
+        day("2023-12-25")
+    );
+    assert_eq!(
+        one("In the week after 2022-09-15 we ran the load tests.", "2022-12-01"),
+        (d("2022-09-19"), d("2022-09-25"))
+    );
+    assert_eq!(
+        one("The migration window was 2023-09-09 to 2023-09-10.", "2025-04-30"),
+        (d("2023-09-09"), d("2023-09-10"))
+    );
+    assert_eq!(
+        one("The spec from 14.02.2022 is outdated.", "2022-12-07"),
+        day("2022-02-14")
+    );
+}
+
+#[test]
+fn order_overlaps_and_what_is_not_a_date() {
+    let refs = resolve_all(
+        "Yesterday we planned; two weeks ago it broke; on 8 May 2023 we fixed it.",
+        d("2023-05-10"),
+        DateOrder::Mdy,
+    );
+    let texts: Vec<&str> = refs.iter().map(|r| r.text.as_str()).collect();
+    assert_eq!(texts, ["Yesterday", "two weeks ago", "8 May 2023"]);
+    // The longer phrase wins over its parts.
+    let refs = resolve_all("the day before yesterday", d("2023-05-10"), DateOrder::Mdy);
+    assert_eq!(refs.len(), 1);
+    // Impossible dates, plain numbers and words are not references.
+    for text in [
+        "2023-02-30",
+        "version 5/45/2023",
+        "we may ship",
+        "release 2023",
+        "Friday's deploy went fine",
+    ] {
+        let refs = resolve_all(text, d("2023-05-10"), DateOrder::Mdy);
+        assert!(
+            refs.iter().all(|r| r.text.to_lowercase().contains("friday")),
+            "{text:?}: {refs:?}"
+        );
+    }
+    // Day-first order, and the confidence of an ambiguous numeric date.
+    let dmy = resolve_all("5/8/2023", d("2023-05-10"), DateOrder::Dmy);
+    assert_eq!(dmy[0].start, Some(d("2023-08-05")));
+    assert!(dmy[0].confidence < 0.9);
+    // "a few days ago" names no day: kept as words, with no dates.
+    let vague = resolve_all("a few days ago", d("2023-05-10"), DateOrder::Mdy);
+    assert_eq!((vague[0].start, vague[0].granularity), (None, Granularity::Vague));
+    assert!(vague[0].confidence <= 0.5);
+    // A schedule is no date.
+    assert!(resolve_all("Standup is every Monday at 9:30.", d("2026-05-06"), DateOrder::Mdy).is_empty());
+    // "just <did>" dates a text on its own day, unless something else dates it.
+    let just = resolve_all("I just got accepted!", d("2023-05-27"), DateOrder::Mdy);
+    assert_eq!((just[0].start, just[0].confidence), (Some(d("2023-05-27")), 0.6));
+    let both = resolve_all(
+        "I just signed up for a class yesterday",
+        d("2023-07-03"),
+        DateOrder::Mdy,
+    );
+    assert_eq!(both.len(), 1);
+    assert_eq!(both[0].start, Some(d("2023-07-02")));
+    assert!(resolve_all("I just wanted to say hi", d("2023-07-03"), DateOrder::Mdy).is_empty());
+    // Words that name a time without dates are kept as text, with no invented dates.
+    for text in ["we moved it recently", "the other day it broke", "a while ago"] {
+        let refs = resolve_all(text, d("2023-05-10"), DateOrder::Mdy);
+        assert_eq!(refs.len(), 1, "{text:?}");
+        assert_eq!(
+            (refs[0].start, refs[0].end, refs[0].granularity),
+            (None, None, Granularity::Vague)
+        );
+        assert!(refs[0].confidence <= 0.3);
+    }
+}
