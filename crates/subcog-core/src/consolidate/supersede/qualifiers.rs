@@ -17,15 +17,10 @@ use regex::Regex;
 
 use super::values::stem;
 
-/// Words that never qualify a subject: function words, and verbs and prepositions that
-/// sit next to a subject word without naming a component.
+/// Besides the subject stopwords: verbs and prepositions that sit next to a subject word
+/// without naming a component.
 const STOP: &[&str] = &[
-    "a", "an", "the", "of", "to", "in", "on", "for", "with", "and", "or", "is", "are", "was", "were", "be", "been",
-    "it", "its", "this", "that", "these", "those", "we", "our", "i", "my", "me", "you", "your", "at", "by", "from",
-    "as", "so", "but", "not", "no", "into", "over", "than", "then", "there", "their", "they", "them", "he", "she",
-    "his", "her", "has", "have", "had", "do", "does", "did", "will", "would", "can", "could", "should", "must", "just",
-    "also", "all", "any", "some", "each", "every", "per", "via", "after", "before", "about", "up", "out", "off", "now",
-    "new", "through", "within", "due", "get", "gets", "got", "find", "found", "fine", "only", "when", "where", "which",
+    "through", "within", "due", "get", "gets", "got", "find", "found", "fine", "only", "when", "where", "which",
     "what", "how", "while", "since", "until", "because",
 ];
 
@@ -103,7 +98,7 @@ fn tokens(text: &str) -> Vec<Token<'_>> {
 }
 
 fn stop(w: &str) -> bool {
-    STOP.contains(&w)
+    super::values::is_stop(w) || STOP.contains(&w)
 }
 
 /// A word of change or state, as stemmed or as written ("bumped" stems to "bump").

@@ -53,6 +53,11 @@ const NUMBER_WORDS: &[&str] = &[
     "annually",
 ];
 
+/// Whether a (lowercase) word carries no subject.
+pub fn is_stop(word: &str) -> bool {
+    STOP.contains(&word)
+}
+
 /// A light stem: `-ing`, `-ed`, `-es`, `-s` off words longer than four letters.
 pub fn stem(word: &str) -> String {
     let w = word.to_lowercase();
