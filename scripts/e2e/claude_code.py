@@ -149,6 +149,10 @@ def main():
     listed = listed["memories"] if isinstance(listed, dict) else listed
     check(any(m["content"] == "Deploy with blue-green releases from now on" for m in listed),
           "the marker is in `subcog list`")
+    stored = [m for m in listed if m["content"] == "Deploy with blue-green releases from now on"]
+    check(bool(stored) and "MARKER decision" in (stored[0].get("context") or ""),
+          "the marker keeps the prompt it answered (read from Claude Code's transcript) as context",
+          json.dumps(stored))
     ends = hook_lines("SessionEnd")
     check(all(not (line.get("report") or {}).get("captured") for line in ends), "SessionEnd did not capture it again")
 

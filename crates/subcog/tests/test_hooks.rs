@@ -724,3 +724,33 @@ fn subcog_hooks_off_gives_a_session_without_memory() {
     check_schema("SessionStart", &out);
     assert_eq!(context_of(&out), "");
 }
+
+#[test]
+fn without_a_transcript_the_reply_keeps_the_prompt_it_answered() {
+    let env = seeded();
+    // Claude Code's first Stop of a session often comes before the transcript exists: the
+    // prompt UserPromptSubmit saw (secrets redacted) becomes the marker's context.
+    let missing = env.root.path().join("not-yet.jsonl");
+    let mut prompt: Value = serde_json::from_str(&payload(&env, "user_prompt_submit.json", &missing)).expect("payload");
+    prompt["prompt"] = Value::from("Why does the billing test hang? token ghp_abcdefghijklmnopqrstuvwxyz0123456789");
+    hook(&env, "user-prompt-submit", &prompt.to_string());
+    hook(&env, "stop", &payload(&env, "stop.json", &missing));
+    let listed = env.run(&["list", "--json"]).ok().json();
+    let context = listed
+        .as_array()
+        .expect("list")
+        .iter()
+        .find(|m| m["content"] == "The billing test's mock clock must be advanced explicitly")
+        .and_then(|m| m["context"].as_str())
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        context.starts_with("Why does the billing test hang? token [REDACTED"),
+        "{context}"
+    );
+    assert!(!context.contains("ghp_"), "{context}");
+    assert!(
+        context.ends_with("Found it: the mock clock never advances."),
+        "{context}"
+    );
+}

@@ -312,6 +312,14 @@ impl Subcog {
         let mut report = HookReport::default();
         let session = input.session_id.as_deref().unwrap_or("no-session");
         let marked = markers::find(prompt);
+        // Kept (redacted) for the reply's markers: their Stop often runs before the
+        // transcript exists.
+        let mut seen = SessionState::load(state_dir, session);
+        seen.last_prompt = Some(crate::content::one_line(
+            &crate::secrets::redact(&markers::strip_injected(prompt), self.config.capture.redact_emails).text,
+            crate::conversation::TURN_CHARS,
+        ))
+        .filter(|p| !p.is_empty());
         if !marked.is_empty() {
             // The conversation so far (when the transcript is readable) and the prompt's
             // own words around its markers are the context of what it marks.
@@ -325,11 +333,10 @@ impl Subcog {
             let with_context: Vec<(markers::Marked, Option<String>)> =
                 marked.into_iter().map(|m| (m, marker_context(&messages, at))).collect();
             // Remembered, so the transcript's copy of this prompt is not captured again.
-            let mut seen = SessionState::load(state_dir, session);
             self.capture_marked(&with_context, input, &mut report);
             seen.markers.extend(with_context.iter().map(|(m, _)| marker_digest(m)));
-            seen.save(state_dir, session);
         }
+        seen.save(state_dir, session);
         if prompt.trim().is_empty() || crate::search::query_terms(prompt).is_empty() {
             return Ok(report);
         }
@@ -456,6 +463,12 @@ impl Subcog {
         if let Some(reply) = &input.last_assistant_message
             && !messages.iter().rev().take(3).any(|m| m.trim() == reply.trim())
         {
+            // No transcript yet: the prompt UserPromptSubmit kept is what the reply answers.
+            if messages.is_empty()
+                && let Some(prompt) = seen.last_prompt.clone()
+            {
+                messages.push(prompt);
+            }
             messages.push(reply.clone());
         }
         // Message by message: an unclosed block in one cannot swallow the next. Markers

@@ -24,6 +24,10 @@ pub struct SessionState {
     /// Digests of markers already handled (prompt, reply or transcript).
     #[serde(default)]
     pub markers: BTreeSet<String>,
+    /// The user's latest prompt, redacted and cut short: what a marker in the reply answers
+    /// when Stop runs before Claude Code has written the transcript.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_prompt: Option<String>,
     /// The session context this conversation holds, if SessionStart sent one.
     #[serde(default)]
     pub context: Option<ContextRecord>,
