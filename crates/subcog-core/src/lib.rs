@@ -12,6 +12,7 @@ pub mod consolidate;
 pub mod content;
 pub mod context;
 pub mod conversation;
+pub mod copy;
 pub mod embed;
 pub mod entities;
 pub mod error;

@@ -56,6 +56,52 @@ pub fn project_root(dir: &Path) -> PathBuf {
         .unwrap_or(dir)
 }
 
+/// A project's key on a shared database: the `origin` remote's URL without scheme, user,
+/// port and `.git`, lowercased host (`github.com/org/repo`), so every clone of a repository
+/// shares one memory; `path:<root>` when the project has no such remote.
+pub fn project_key(root: &Path) -> String {
+    let remote = git2::Repository::open(root).ok().and_then(|repo| {
+        repo.find_remote("origin")
+            .ok()
+            .and_then(|r| r.url().ok().map(str::to_string))
+    });
+    match remote.as_deref().and_then(normalize_remote) {
+        Some(key) => key,
+        None => format!("path:{}", root.display()),
+    }
+}
+
+/// `git@github.com:Org/Repo.git`, `https://user@github.com/Org/Repo` and
+/// `ssh://git@github.com:22/Org/Repo.git` all give `github.com/Org/Repo`; a repository on
+/// this machine (`/srv/git/repo.git`, `file:///srv/git/repo.git`) gives `file:/srv/git/repo`.
+pub fn normalize_remote(url: &str) -> Option<String> {
+    let url = url.trim();
+    let local = url.strip_prefix("file://").unwrap_or(url);
+    if local.starts_with('/') {
+        let path = local.trim_end_matches('/');
+        return Some(format!("file:{}", path.strip_suffix(".git").unwrap_or(path)));
+    }
+    let (host, path) = match url.split_once("://") {
+        Some((_, rest)) => {
+            let rest = rest.rsplit_once('@').map_or(rest, |(_, r)| r);
+            let (host, path) = rest.split_once('/')?;
+            (host.split(':').next().unwrap_or(host), path)
+        }
+        // scp-like: user@host:path
+        None => {
+            let rest = url.rsplit_once('@').map_or(url, |(_, r)| r);
+            let (host, path) = rest.split_once(':')?;
+            (host, path)
+        }
+    };
+    let path = path.trim_matches('/');
+    let path = path.strip_suffix(".git").unwrap_or(path);
+    if host.is_empty() || path.is_empty() {
+        return None;
+    }
+    Some(format!("{}/{}", host.to_ascii_lowercase(), path))
+}
+
 /// The database of a project: readable directory name plus a hash of the full path.
 pub fn project_db_path(data_dir: &Path, root: &Path) -> PathBuf {
     let digest = Sha256::digest(root.to_string_lossy().as_bytes());
@@ -106,6 +152,27 @@ mod tests {
         let outside = tempfile::tempdir().expect("tempdir");
         let outside_root = outside.path().canonicalize().expect("canon");
         assert_eq!(project_root(&outside_root), outside_root);
+    }
+
+    #[test]
+    fn remotes_normalize_to_one_key() {
+        for url in [
+            "git@github.com:Org/Repo.git",
+            "https://user:token@GitHub.com/Org/Repo",
+            "ssh://git@github.com:22/Org/Repo.git",
+            "https://github.com/Org/Repo.git/",
+        ] {
+            assert_eq!(normalize_remote(url).as_deref(), Some("github.com/Org/Repo"), "{url}");
+        }
+        assert_eq!(normalize_remote("not a url"), None);
+        assert_eq!(
+            normalize_remote("/srv/git/repo.git").as_deref(),
+            Some("file:/srv/git/repo")
+        );
+        assert_eq!(
+            normalize_remote("file:///srv/git/repo.git/").as_deref(),
+            Some("file:/srv/git/repo")
+        );
     }
 
     #[test]

@@ -64,8 +64,10 @@ impl UpdateRequest {
 pub struct ScopeStatus {
     /// Which scope.
     pub scope: ScopeKind,
-    /// Its database.
+    /// Its database file (SQLite; unused on a shared database).
     pub path: PathBuf,
+    /// Where its memories are: the file, or the database URL (without credentials) and scope key.
+    pub store: Option<String>,
     /// Counts, when the database exists.
     pub stats: Option<StoreStats>,
     /// The git repository holding this scope's notes and how many memory notes it has.
@@ -304,7 +306,8 @@ impl Subcog {
             }
         };
         for kind in [ScopeKind::Project, ScopeKind::User] {
-            let stats = match self.store_for_read(kind)? {
+            let opened = self.store_for_read(kind)?;
+            let stats = match &opened {
                 Some(store) => Some(store.stats()?),
                 None => None,
             };
@@ -335,6 +338,7 @@ impl Subcog {
             report.scopes.push(ScopeStatus {
                 scope: kind,
                 path: self.scope_path(kind).to_path_buf(),
+                store: opened.map(|s| s.location()),
                 stats,
                 notes,
             });

@@ -11,7 +11,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::LazyLock;
 
-use crate::error::ValidationError;
+use crate::model::ValidationError;
 
 /// The kinds of secret subcog recognises.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

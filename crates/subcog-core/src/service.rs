@@ -181,7 +181,7 @@ impl Subcog {
 
     /// How time expressions in memories are read, from the `[temporal]` settings.
     pub fn temporal_options(&self) -> crate::temporal::TemporalOptions {
-        crate::temporal::TemporalOptions::from_config(&self.config.temporal)
+        self.config.temporal.options()
     }
 
     /// What `requested` (`auto`, `none`, a provider) means for a run: `auto` follows
@@ -286,12 +286,57 @@ impl Subcog {
         if let Some(store) = scope.store.get() {
             return Ok(store.clone());
         }
-        let sqlite = SqliteStore::open(&scope.path, self.busy_timeout())?;
-        if kind == ScopeKind::Project && sqlite.meta("project_root")?.is_none() {
-            sqlite.set_meta("project_root", &self.location.project_root.display().to_string())?;
-        }
-        let store: Arc<dyn Store> = Arc::new(sqlite);
+        let store: Arc<dyn Store> = match self.config.storage.postgres_url() {
+            Some(url) => self.open_postgres(url, kind)?,
+            None => {
+                let sqlite = SqliteStore::open(&scope.path, self.busy_timeout())?;
+                if kind == ScopeKind::Project && sqlite.meta("project_root")?.is_none() {
+                    sqlite.set_meta("project_root", &self.location.project_root.display().to_string())?;
+                }
+                Arc::new(sqlite)
+            }
+        };
         Ok(scope.store.get_or_init(|| store).clone())
+    }
+
+    /// The key of a scope on a shared database (see `[storage] project_key`, `user_key`).
+    pub fn scope_key(&self, kind: ScopeKind) -> String {
+        let storage = &self.config.storage;
+        match kind {
+            ScopeKind::Project if !storage.project_key.trim().is_empty() => storage.project_key.trim().to_string(),
+            ScopeKind::Project => crate::location::project_key(&self.location.project_root),
+            ScopeKind::User => storage.user_key.trim().to_string(),
+        }
+    }
+
+    #[cfg(feature = "postgres")]
+    fn open_postgres(&self, url: &str, kind: ScopeKind) -> Result<Arc<dyn Store>> {
+        use crate::store::postgres::{PgOptions, PgStore};
+        let options = PgOptions {
+            statement_timeout_ms: self.config.storage.statement_timeout_ms,
+            ..PgOptions::default()
+        };
+        let store = PgStore::open(url, &self.scope_key(kind), &options)?;
+        if kind == ScopeKind::Project && store.meta("project_root")?.is_none() {
+            store.set_meta("project_root", &self.location.project_root.display().to_string())?;
+        }
+        Ok(Arc::new(store))
+    }
+
+    #[cfg(not(feature = "postgres"))]
+    fn open_postgres(&self, url: &str, _kind: ScopeKind) -> Result<Arc<dyn Store>> {
+        Err(Error::Store(crate::store::StoreError::Open {
+            path: crate::config::url_without_password(url),
+            message: "this subcog was built without PostgreSQL support: install it with \
+                      `cargo install --path crates/subcog --features postgres` (or `install.sh --postgres`), \
+                      or unset SUBCOG_DATABASE_URL / [storage] url to use SQLite"
+                .into(),
+        }))
+    }
+
+    /// Whether the stores are in a shared PostgreSQL database rather than files.
+    pub fn shared_database(&self) -> bool {
+        self.config.storage.postgres_url().is_some()
     }
 
     /// The store of a scope if its database exists; `None` means the scope is empty.
@@ -300,7 +345,8 @@ impl Subcog {
         if let Some(store) = scope.store.get() {
             return Ok(Some(store.clone()));
         }
-        if !scope.path.exists() {
+        // A shared database always exists; a scope's file may not yet.
+        if !self.shared_database() && !scope.path.exists() {
             return Ok(None);
         }
         self.store_for_write(kind).map(Some)

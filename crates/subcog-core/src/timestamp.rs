@@ -5,7 +5,7 @@
 
 use chrono::{DateTime, Datelike, NaiveDate, NaiveDateTime, SubsecRound, Utc};
 
-use crate::error::ValidationError;
+use crate::model::ValidationError;
 
 /// Truncates a timestamp to microseconds, the precision subcog stores.
 pub fn canonical(ts: DateTime<Utc>) -> DateTime<Utc> {

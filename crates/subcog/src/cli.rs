@@ -91,6 +91,8 @@ pub enum Command {
     Model(commands::model::ModelArgs),
     /// Rebuild the index from git notes, and embeddings
     Reindex(commands::reindex::ReindexArgs),
+    /// Copy memories into another backend (PostgreSQL or SQLite) and verify the copy
+    Migrate(commands::migrate::MigrateArgs),
     /// Check that the index and the git notes agree (--repair fixes)
     Verify(commands::verify::VerifyArgs),
     /// Share memories with a git remote: fetch, merge, push, index

@@ -13,6 +13,8 @@ mod test_llm;
 mod test_manage;
 mod test_mcp;
 mod test_notes;
+#[cfg(feature = "postgres")]
+mod test_postgres;
 mod test_semantic;
 mod test_sync;
 mod test_temporal;

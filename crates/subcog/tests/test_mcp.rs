@@ -42,7 +42,7 @@ fn client(env: &TestEnv, args: &[&str]) -> Command {
 }
 
 /// Runs a client scenario and returns the JSON line it prints.
-fn run_client(env: &TestEnv, args: &[&str]) -> serde_json::Value {
+pub(crate) fn run_client(env: &TestEnv, args: &[&str]) -> serde_json::Value {
     let run = to_run(client(env, args).output().expect("run the MCP client"));
     assert_eq!(
         run.code, 0,
@@ -121,7 +121,7 @@ fn get(env: &TestEnv, id: &str) -> serde_json::Value {
     env.run(&["get", id, "--json"]).ok().json()
 }
 
-fn check_tour_facts(env: &TestEnv, facts: &serde_json::Value) {
+pub(crate) fn check_tour_facts(env: &TestEnv, facts: &serde_json::Value) {
     let decision = get(env, facts["decision"].as_str().expect("decision id"));
     assert_eq!(decision["namespace"], "decisions");
     assert_eq!(decision["created_by"], "mcp");

@@ -78,6 +78,7 @@ pub enum ConfigError {
 /// Environment variable names from the seeds that do not follow `SUBCOG_<SECTION>_<KEY>`.
 const ENV_ALIASES: &[(&str, &str)] = &[
     ("SUBCOG_DATA_DIR", "storage.data_dir"),
+    ("SUBCOG_DATABASE_URL", "storage.url"),
     ("SUBCOG_CONTEXT_TOKEN_BUDGET", "context.base_token_budget"),
     ("SUBCOG_CONSOLIDATION_AUTO", "consolidation.auto_trigger"),
     ("SUBCOG_LLM_PROVIDER", "llm.provider"),
@@ -467,6 +468,33 @@ mod tests {
 
     fn env(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
         pairs.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
+    }
+
+    #[test]
+    fn database_urls_lose_their_password_and_select_postgres() {
+        use super::super::{StorageBackend, url_without_password};
+        assert_eq!(
+            url_without_password("postgres://me:s3cret@db.internal:5432/memory?sslmode=require"),
+            "postgres://me:***@db.internal:5432/memory?sslmode=require"
+        );
+        assert_eq!(
+            url_without_password("postgres://me@db/memory"),
+            "postgres://me@db/memory"
+        );
+        assert_eq!(
+            url_without_password("postgres://db/memory?sslmode=require&password=x"),
+            "postgres://db/memory?sslmode=require&password=***"
+        );
+        let loaded = load(None, &env(&[("SUBCOG_DATABASE_URL", "postgres://me@db/memory")]), &[]).expect("load");
+        assert_eq!(loaded.config.storage.postgres_url(), Some("postgres://me@db/memory"));
+        let mut storage = loaded.config.storage.clone();
+        storage.backend = StorageBackend::Sqlite;
+        assert_eq!(
+            storage.postgres_url(),
+            None,
+            "an explicit sqlite backend wins over the URL"
+        );
+        assert_eq!(super::super::Config::default().storage.postgres_url(), None);
     }
 
     #[test]

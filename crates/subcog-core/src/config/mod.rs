@@ -58,6 +58,74 @@ pub struct StorageConfig {
     /// Keep memories as git notes when the project is a git repository (and in the user's
     /// notes repository); off means the index alone is the store.
     pub git_notes: bool,
+    /// Where memories are indexed: `auto` (PostgreSQL when `url` is set, else SQLite),
+    /// `sqlite`, or `postgres`.
+    pub backend: StorageBackend,
+    /// PostgreSQL connection URL (`postgres://user:pass@host:5432/db?sslmode=require`);
+    /// also `SUBCOG_DATABASE_URL`.
+    pub url: String,
+    /// The project key on a shared database; empty means the normalized `origin` remote
+    /// URL (or the project path when there is no remote).
+    pub project_key: String,
+    /// The user scope's key on a shared database (user and org memories).
+    pub user_key: String,
+    /// Longest a PostgreSQL statement may run, in milliseconds.
+    pub statement_timeout_ms: u64,
+}
+
+/// `[storage] backend`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum StorageBackend {
+    /// PostgreSQL when a URL is configured, SQLite otherwise.
+    #[default]
+    Auto,
+    /// One SQLite file per scope in the data directory.
+    Sqlite,
+    /// A shared PostgreSQL database with pgvector.
+    Postgres,
+}
+
+/// A connection URL with its password (in the user part or a `password=` parameter)
+/// replaced by `***`, for `config show` and messages.
+pub fn url_without_password(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_string();
+    };
+    let authority_end = rest.find(['/', '?']).unwrap_or(rest.len());
+    let (authority, tail) = rest.split_at(authority_end);
+    let authority = match authority.rsplit_once('@') {
+        Some((userinfo, host)) => match userinfo.split_once(':') {
+            Some((user, _)) => format!("{user}:***@{host}"),
+            None => authority.to_string(),
+        },
+        None => authority.to_string(),
+    };
+    let tail = match tail.split_once('?') {
+        Some((path, query)) => {
+            let params: Vec<String> = query
+                .split('&')
+                .map(|p| match p.split_once('=') {
+                    Some((k, _)) if k.eq_ignore_ascii_case("password") => format!("{k}=***"),
+                    _ => p.to_string(),
+                })
+                .collect();
+            format!("{path}?{}", params.join("&"))
+        }
+        None => tail.to_string(),
+    };
+    format!("{scheme}://{authority}{tail}")
+}
+
+impl StorageConfig {
+    /// The PostgreSQL URL when the configuration selects PostgreSQL.
+    pub fn postgres_url(&self) -> Option<&str> {
+        match self.backend {
+            StorageBackend::Sqlite => None,
+            StorageBackend::Auto if self.url.trim().is_empty() => None,
+            _ => Some(self.url.trim()),
+        }
+    }
 }
 
 impl Default for StorageConfig {
@@ -66,6 +134,11 @@ impl Default for StorageConfig {
             data_dir: String::new(),
             busy_timeout_ms: 10_000,
             git_notes: true,
+            backend: StorageBackend::Auto,
+            url: String::new(),
+            project_key: String::new(),
+            user_key: "user".into(),
+            statement_timeout_ms: 30_000,
         }
     }
 }
@@ -548,7 +621,17 @@ pub struct TemporalConfig {
     pub reason_candidates: usize,
     /// LLM for reasoned answers: `off` (the offline answer), `auto` (when a provider is set
     /// up, offline otherwise) or `required`.
-    pub reason_llm: crate::consolidate::LlmMode,
+    pub reason_llm: crate::model::LlmMode,
+}
+
+impl TemporalConfig {
+    /// The options this section names (an invalid zone, already refused at load, reads as UTC).
+    pub fn options(&self) -> crate::temporal::TemporalOptions {
+        crate::temporal::TemporalOptions {
+            order: self.date_order,
+            zone: crate::temporal::Zone::parse(&self.timezone).unwrap_or(crate::temporal::Zone::Utc),
+        }
+    }
 }
 
 impl Default for TemporalConfig {
@@ -558,7 +641,7 @@ impl Default for TemporalConfig {
             timezone: "local".into(),
             auto_reason: true,
             reason_candidates: 10,
-            reason_llm: crate::consolidate::LlmMode::Off,
+            reason_llm: crate::model::LlmMode::Off,
         }
     }
 }

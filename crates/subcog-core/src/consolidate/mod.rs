@@ -58,18 +58,7 @@ pub struct ConsolidateOptions {
     pub llm: LlmMode,
 }
 
-/// `--llm off|auto|required`.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum LlmMode {
-    /// Offline only.
-    #[default]
-    Off,
-    /// Use the configured providers when any is available.
-    Auto,
-    /// Fail when no provider is available.
-    Required,
-}
+pub use crate::model::LlmMode;
 
 impl ConsolidateOptions {
     fn scoped(&self) -> bool {
@@ -178,6 +167,12 @@ impl Subcog {
                 scope: scope.as_str().into(),
             });
         };
+        // On a shared database another machine may run too: its advisory lock decides.
+        let Some(_shared_lock) = store.lock_runs()? else {
+            return Ok(ScopeOutcome::Busy {
+                scope: scope.as_str().into(),
+            });
+        };
         let resumed = match store.unfinished_run()? {
             Some((result, plan)) => {
                 tracing::warn!(run_id = %result.run_id, "finishing a run that was interrupted");
@@ -236,6 +231,11 @@ impl Subcog {
             .map(std::path::Path::to_path_buf)
             .unwrap_or_default();
         let path = dir.join("consolidate.lock");
+        // With a shared database the scope has no file of its own, so the directory may not exist yet.
+        std::fs::create_dir_all(&dir).map_err(|e| Error::Io {
+            context: format!("cannot create {}", dir.display()),
+            source: e,
+        })?;
         let file = OpenOptions::new()
             .create(true)
             .truncate(false)

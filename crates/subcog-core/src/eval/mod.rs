@@ -26,7 +26,7 @@ use crate::store::{InsertOutcome, Vectors};
 
 /// A throwaway service over a fresh project under `workdir`, without git notes (an
 /// evaluation's memories are never the user's).
-pub fn scratch_subcog(config: &Config, embedder: Option<Arc<dyn Embedder>>, workdir: &Path) -> Result<Subcog> {
+pub fn scratch_subcog(config: &Config, embedder: Option<Arc<dyn Embedder>>, workdir: &Path) -> Result<Scratch> {
     scratch_subcog_at(config, embedder, workdir, Arc::new(SystemClock))
 }
 
@@ -36,7 +36,7 @@ pub fn scratch_subcog_at(
     embedder: Option<Arc<dyn Embedder>>,
     workdir: &Path,
     clock: Arc<dyn Clock>,
-) -> Result<Subcog> {
+) -> Result<Scratch> {
     let project = workdir.join("project");
     std::fs::create_dir_all(&project).map_err(|e| Error::Io {
         context: format!("create {}", project.display()),
@@ -44,7 +44,38 @@ pub fn scratch_subcog_at(
     })?;
     let mut config = config.clone();
     config.storage.git_notes = false;
-    Ok(Subcog::new(config, DataLocation::resolve(workdir, &project), clock).with_embedder(embedder))
+    Ok(Scratch(
+        Subcog::new(config, DataLocation::resolve(workdir, &project), clock).with_embedder(embedder),
+    ))
+}
+
+/// A throwaway service; on a shared database its rows are removed when it drops (on SQLite
+/// the caller removes the directory).
+pub struct Scratch(Subcog);
+
+impl std::ops::Deref for Scratch {
+    type Target = Subcog;
+    fn deref(&self) -> &Subcog {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if !self.0.shared_database() {
+            return;
+        }
+        match self.0.existing_stores() {
+            Ok(stores) => {
+                for (_, store) in stores {
+                    if let Err(e) = store.purge() {
+                        tracing::warn!(store = %store.location(), error = %e, "could not remove an evaluation's scratch rows");
+                    }
+                }
+            }
+            Err(e) => tracing::warn!(error = %e, "could not remove an evaluation's scratch rows"),
+        }
+    }
 }
 
 /// Stores `memories` (with vectors when the service has a model) in the project scope;

@@ -51,24 +51,7 @@ pub struct Caps {
     pub day_cost: f64,
 }
 
-/// Totals of a run, for the run log.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct UsageReport {
-    /// Completed calls.
-    pub calls: u64,
-    /// Input tokens.
-    pub input_tokens: u64,
-    /// Output tokens.
-    pub output_tokens: u64,
-    /// Estimated USD.
-    pub cost_usd: f64,
-    /// Calls refused by a cap.
-    pub refused: u64,
-    /// Why calls were refused, when they were.
-    pub cap_reached: Option<String>,
-    /// Tokens by model.
-    pub by_model: BTreeMap<String, u64>,
-}
+pub use crate::model::UsageReport;
 
 #[derive(Debug, Default, Serialize, Deserialize)]
 struct DayFile {

@@ -191,7 +191,7 @@ pub struct LlmRun {
     /// Prompt versions used.
     pub prompt_versions: Vec<String>,
     /// Tokens, cost, refusals.
-    pub usage: crate::llm::usage::UsageReport,
+    pub usage: UsageReport,
     /// Pairs judged by the LLM.
     pub pairs_judged: usize,
     /// Summaries written by the LLM.
@@ -250,4 +250,36 @@ pub struct ConsolidationResult {
     /// What the LLM did, when one was used.
     #[serde(default)]
     pub llm: Option<LlmRun>,
+}
+
+/// `--llm off|auto|required`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LlmMode {
+    /// Offline only.
+    #[default]
+    Off,
+    /// Use the configured providers when any is available.
+    Auto,
+    /// Fail when no provider is available.
+    Required,
+}
+
+/// Totals of a run, for the run log.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct UsageReport {
+    /// Completed calls.
+    pub calls: u64,
+    /// Input tokens.
+    pub input_tokens: u64,
+    /// Output tokens.
+    pub output_tokens: u64,
+    /// Estimated USD.
+    pub cost_usd: f64,
+    /// Calls refused by a cap.
+    pub refused: u64,
+    /// Why calls were refused, when they were.
+    pub cap_reached: Option<String>,
+    /// Tokens by model.
+    pub by_model: std::collections::BTreeMap<String, u64>,
 }

@@ -7,7 +7,7 @@ use std::str::FromStr;
 use ulid::Ulid;
 
 use super::{Domain, Namespace, Priority, Status, Tier};
-use crate::error::ValidationError;
+use crate::model::ValidationError;
 
 /// Characters of a memory's short handle ([`MemoryId::handle`]).
 pub const HANDLE_LEN: usize = 8;

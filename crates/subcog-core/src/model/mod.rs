@@ -5,15 +5,15 @@
 
 mod memory;
 mod namespace;
+mod validation;
 
 pub use memory::{HANDLE_LEN, Memory, MemoryId, RetentionScore, SearchHit};
 pub use namespace::{BUILTIN_NAMESPACES, Namespace};
+pub use validation::ValidationError;
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
-
-use crate::error::ValidationError;
 
 /// Declares a string-backed enum with `as_str`, `Display`, `FromStr` and serde in lowercase.
 macro_rules! string_enum {
@@ -135,8 +135,8 @@ impl Tier {
 
 mod enrichment;
 pub use enrichment::{
-    ConsolidationResult, EdgeType, LlmRun, MemoryEdge, MemorySummary, Phase, RunAction, SummaryDecision,
-    SupersededFact, Supersession, SupersessionKind, TierTransition,
+    ConsolidationResult, EdgeType, LlmMode, LlmRun, MemoryEdge, MemorySummary, Phase, RunAction, SummaryDecision,
+    SupersededFact, Supersession, SupersessionKind, TierTransition, UsageReport,
 };
 
 /// Validates and normalizes one tag: trimmed, lowercased, 1–64 characters, no whitespace

@@ -8,7 +8,7 @@
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-use crate::error::ValidationError;
+use crate::model::ValidationError;
 
 /// The namespaces every store knows, in the order the docs list them.
 pub const BUILTIN_NAMESPACES: &[&str] = &[

@@ -4,6 +4,10 @@
 //! it later. Implementations must be safe to use from several processes at once: the
 //! hooks, the MCP server and the CLI open the same store concurrently.
 
+#[cfg(test)]
+mod conformance;
+#[cfg(feature = "postgres")]
+pub mod postgres;
 pub mod sqlite;
 
 use chrono::{DateTime, Utc};
@@ -417,7 +421,21 @@ pub trait Store: Send + Sync {
 
     /// Ids ending with `suffix` (case-insensitive), at most `limit`: short handles.
     fn ids_with_suffix(&self, suffix: &str, limit: usize) -> Result<Vec<MemoryId>, StoreError>;
+
+    /// Removes every memory and everything derived from them (a scratch store's cleanup);
+    /// returns how many memories were removed.
+    fn purge(&self) -> Result<u64, StoreError>;
+
+    /// Takes the scope's consolidation lock where the store is shared between machines (a
+    /// lock file in the data directory cannot keep them apart); held until the guard drops,
+    /// `None` when another process holds it. File-based stores have nothing to lock here.
+    fn lock_runs(&self) -> Result<Option<RunGuard>, StoreError> {
+        Ok(Some(Box::new(())))
+    }
 }
+
+/// Holds a store's consolidation lock until dropped (see [`Store::lock_runs`]).
+pub type RunGuard = Box<dyn std::any::Any + Send>;
 
 /// Document frequencies of query terms in a store (see [`Store::term_stats`]).
 #[derive(Debug, Clone, Default, PartialEq)]

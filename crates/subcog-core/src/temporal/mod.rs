@@ -107,16 +107,6 @@ impl Default for TemporalOptions {
     }
 }
 
-impl TemporalOptions {
-    /// The options a configuration names (an invalid zone, already refused at load, reads as UTC).
-    pub fn from_config(c: &crate::config::TemporalConfig) -> Self {
-        TemporalOptions {
-            order: c.date_order,
-            zone: Zone::parse(&c.timezone).unwrap_or(Zone::Utc),
-        }
-    }
-}
-
 /// Resolves the time references in a memory's content against its capture day and stores
 /// them on the memory (replacing what was there).
 pub fn annotate(m: &mut Memory, opts: &TemporalOptions) {
@@ -135,7 +125,7 @@ pub enum Bound {
 /// A `--since`/`--until` value: a timestamp (see [`crate::timestamp::parse_instant`]) or a
 /// natural expression resolved against `now` ("last week", "yesterday", "in May",
 /// "3 days ago"); the whole value must be one expression.
-pub fn bound(text: &str, now: DateTime<Utc>, which: Bound) -> Result<DateTime<Utc>, crate::error::ValidationError> {
+pub fn bound(text: &str, now: DateTime<Utc>, which: Bound) -> Result<DateTime<Utc>, crate::model::ValidationError> {
     if let Ok(at) = crate::timestamp::parse_instant(text) {
         return Ok(at);
     }
@@ -146,12 +136,12 @@ pub fn bound(text: &str, now: DateTime<Utc>, which: Bound) -> Result<DateTime<Ut
         // The expression must be (nearly) the whole value: "last week", not "build 5 last".
         .find(|r| r.text.trim().len() + 3 >= trimmed.len());
     let Some(r) = whole else {
-        return Err(crate::error::ValidationError::InvalidTimestamp {
+        return Err(crate::model::ValidationError::InvalidTimestamp {
             value: text.to_string(),
         });
     };
     let (Some(start), Some(end)) = (r.start, r.end) else {
-        return Err(crate::error::ValidationError::InvalidTimestamp {
+        return Err(crate::model::ValidationError::InvalidTimestamp {
             value: text.to_string(),
         });
     };
@@ -165,7 +155,7 @@ pub fn bound(text: &str, now: DateTime<Utc>, which: Bound) -> Result<DateTime<Ut
 /// A `--happened` value as the instant range `[start, end)`: a date or natural expression
 /// ("2023-05-07", "last week", "in May 2023") covers its whole days; a timestamp with a
 /// time of day covers that day.
-pub fn period(text: &str, now: DateTime<Utc>) -> Result<(DateTime<Utc>, DateTime<Utc>), crate::error::ValidationError> {
+pub fn period(text: &str, now: DateTime<Utc>) -> Result<(DateTime<Utc>, DateTime<Utc>), crate::model::ValidationError> {
     let start = bound(text, now, Bound::Start)?;
     let end = bound(text, now, Bound::End)?;
     if end > start {

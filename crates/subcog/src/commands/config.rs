@@ -62,6 +62,11 @@ fn show(app: &App) -> CommandResult {
             *v = toml::Value::String("(set, hidden)".into());
         }
     }
+    if let Some((v, _)) = entries.get_mut("storage.url")
+        && let Some(url) = v.as_str()
+    {
+        *v = toml::Value::String(subcog_core::config::url_without_password(url));
+    }
     let entries = &entries;
     if app.json() {
         let values: serde_json::Map<String, serde_json::Value> = entries

@@ -16,6 +16,7 @@ pub mod init;
 pub mod list;
 pub mod llm;
 pub mod mcp;
+pub mod migrate;
 pub mod model;
 pub mod recall;
 pub mod reindex;
@@ -47,6 +48,7 @@ pub fn run(app: &App, command: Command) -> CommandResult {
         Command::Model(args) => model::run(app, args),
         Command::Eval(args) => eval::run(app, args),
         Command::Reindex(args) => reindex::run(app, args),
+        Command::Migrate(args) => migrate::run(app, args),
         Command::Import(args) => import::run(app, args),
         Command::Init(args) => init::run(app, args),
         Command::Sync(args) => sync::run(app, args),

@@ -43,7 +43,7 @@ pub fn run(app: &App, _args: StatusArgs) -> CommandResult {
                 "{} memories, {} KiB  {}",
                 st.total,
                 st.size_bytes.div_ceil(1024),
-                s.path.display()
+                s.store.clone().unwrap_or_else(|| s.path.display().to_string())
             ),
             None => format!("empty  {}", s.path.display()),
         };
@@ -164,6 +164,7 @@ pub fn report_json(report: &subcog_core::manage::StatusReport) -> serde_json::Va
             serde_json::json!({
                 "scope": s.scope.as_str(),
                 "path": s.path,
+                "store": s.store,
                 "exists": s.stats.is_some(),
                 "total": s.stats.as_ref().map(|st| st.total).unwrap_or(0),
                 "schema_version": s.stats.as_ref().map(|st| st.schema_version),

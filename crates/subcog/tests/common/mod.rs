@@ -18,6 +18,7 @@ pub struct TestEnv {
     pub data: PathBuf,
     pub project: PathBuf,
     model: bool,
+    database_url: Option<String>,
 }
 
 /// The embedding model the tests share; tests that need it fail without it.
@@ -94,6 +95,7 @@ impl TestEnv {
             data,
             project,
             model: false,
+            database_url: None,
         }
     }
 
@@ -125,12 +127,22 @@ impl TestEnv {
         if self.model {
             cmd.env("SUBCOG_EMBEDDING_MODEL_DIR", test_model_dir());
         }
+        if let Some(url) = &self.database_url {
+            cmd.env("SUBCOG_DATABASE_URL", url);
+        }
         cmd
     }
 
     /// Points the environment at the shared test model (see scripts/fetch-test-model).
     pub fn with_model(mut self) -> Self {
         self.model = true;
+        self
+    }
+
+    /// Stores memories in this PostgreSQL database (`SUBCOG_DATABASE_URL`).
+    #[cfg_attr(not(feature = "postgres"), allow(dead_code))]
+    pub fn with_database(mut self, url: &str) -> Self {
+        self.database_url = Some(url.to_string());
         self
     }
 

@@ -741,6 +741,27 @@ impl Store for SqliteStore {
         Ok(out)
     }
 
+    fn purge(&self) -> Result<u64, StoreError> {
+        let mut conn = self.lock()?;
+        let tx = conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| self.err(e))?;
+        for table in [
+            "memory_embeddings",
+            "memory_summaries",
+            "edges",
+            "supersessions",
+            "tier_transitions",
+            "consolidation_runs",
+        ] {
+            tx.execute(&format!("DELETE FROM {table}"), [])
+                .map_err(|e| self.err(e))?;
+        }
+        let n = tx.execute("DELETE FROM memories", []).map_err(|e| self.err(e))?;
+        tx.commit().map_err(|e| self.err(e))?;
+        Ok(u64::try_from(n).unwrap_or(0))
+    }
+
     fn stats(&self) -> Result<StoreStats, StoreError> {
         let conn = self.lock()?;
         let count_by = |column: &str, live_only: bool| -> Result<_, StoreError> {

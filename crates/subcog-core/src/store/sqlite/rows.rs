@@ -173,23 +173,23 @@ pub(crate) fn from_row(path: &str, row: &Row<'_>) -> Result<Memory, StoreError> 
         namespace: Namespace::parse(&get::<String>(path, &id_text, row, 3)?).map_err(|e| bad(e.to_string()))?,
         domain: get::<String>(path, &id_text, row, 4)?
             .parse()
-            .map_err(|e: crate::error::ValidationError| bad(e.to_string()))?,
+            .map_err(|e: crate::model::ValidationError| bad(e.to_string()))?,
         tags: serde_json::from_str(&tags_json).map_err(|e| bad(format!("bad tags: {e}")))?,
         source: get(path, &id_text, row, 6)?,
         importance: importance.map(|v| v as f32),
         priority: get::<String>(path, &id_text, row, 8)?
             .parse()
-            .map_err(|e: crate::error::ValidationError| bad(e.to_string()))?,
+            .map_err(|e: crate::model::ValidationError| bad(e.to_string()))?,
         created_by: get(path, &id_text, row, 9)?,
         created_at: parse_ts(get(path, &id_text, row, 10)?)?,
         updated_at: parse_ts(get(path, &id_text, row, 11)?)?,
         status: get::<String>(path, &id_text, row, 12)?
             .parse()
-            .map_err(|e: crate::error::ValidationError| bad(e.to_string()))?,
+            .map_err(|e: crate::model::ValidationError| bad(e.to_string()))?,
         content_hash: get(path, &id_text, row, 13)?,
         tier: get::<String>(path, &id_text, row, 14)?
             .parse()
-            .map_err(|e: crate::error::ValidationError| bad(e.to_string()))?,
+            .map_err(|e: crate::model::ValidationError| bad(e.to_string()))?,
         retention: RetentionScore {
             overall: real(15)?,
             recency: real(16)?,
