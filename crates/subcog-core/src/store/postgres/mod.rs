@@ -330,15 +330,7 @@ impl PgStore {
         let filter = if live_only { "AND status <> 'deleted'" } else { "" };
         let sql = format!("SELECT {column}, count(*) FROM subcog_memories WHERE scope = $1 {filter} GROUP BY {column}");
         let rows = self.read(|c| c.query(&sql, &[&self.scope]))?;
-        Ok(rows
-            .iter()
-            .filter_map(|r| {
-                Some((
-                    r.try_get::<_, String>(0).ok()?,
-                    u64::try_from(r.try_get::<_, i64>(1).ok()?).ok()?,
-                ))
-            })
-            .collect())
+        Ok(counts(&rows))
     }
 }
 
@@ -737,15 +729,7 @@ impl Store for PgStore {
                 &[&self.scope, &status.as_str()],
             )
         })?;
-        Ok(rows
-            .iter()
-            .filter_map(|r| {
-                Some((
-                    r.try_get::<_, String>(0).ok()?,
-                    u64::try_from(r.try_get::<_, i64>(1).ok()?).ok()?,
-                ))
-            })
-            .collect())
+        Ok(counts(&rows))
     }
 
     fn term_stats(&self, terms: &[String], ids: &[MemoryId]) -> Result<TermStats, StoreError> {
@@ -795,6 +779,18 @@ impl Store for PgStore {
             .filter_map(|r| r.try_get::<_, String>(0).ok()?.parse().ok())
             .collect())
     }
+}
+
+/// `(name, count)` rows as a map.
+fn counts(rows: &[postgres::Row]) -> BTreeMap<String, u64> {
+    rows.iter()
+        .filter_map(|r| {
+            Some((
+                r.try_get::<_, String>(0).ok()?,
+                u64::try_from(r.try_get::<_, i64>(1).ok()?).ok()?,
+            ))
+        })
+        .collect()
 }
 
 /// `old` with the fields a user edits taken from `new` (as `Store::update` documents).
