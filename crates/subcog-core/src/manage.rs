@@ -311,7 +311,7 @@ impl Subcog {
                 Some(store) => Some(store.stats()?),
                 None => None,
             };
-            if let Some(store) = self.store_for_read(kind)? {
+            if let Some(store) = &opened {
                 for c in store.embedding_counts()? {
                     *report
                         .embeddings

@@ -245,6 +245,21 @@ pub struct Vectors<'a> {
     pub vectors: &'a [Vec<f32>],
 }
 
+/// Refuses a vector whose length is not the model's dimension (every backend, before writing).
+pub fn check_dimension(location: &str, model: &EmbeddingModel, vector: &[f32]) -> Result<(), StoreError> {
+    if vector.len() == model.dim {
+        return Ok(());
+    }
+    Err(StoreError::Backend {
+        path: location.to_string(),
+        message: format!(
+            "vector of length {} for a {}-dimensional model",
+            vector.len(),
+            model.dim
+        ),
+    })
+}
+
 /// How many vectors a store holds for one model.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EmbeddingCount {
@@ -263,7 +278,14 @@ pub trait Store: Send + Sync {
 
     /// Stores a memory unless its id or its content (hash, namespace, domain) is already
     /// live in the store; atomic with respect to concurrent writers.
-    fn insert(&self, memory: &Memory) -> Result<InsertOutcome, StoreError>;
+    fn insert(&self, memory: &Memory) -> Result<InsertOutcome, StoreError> {
+        let _span = tracing::debug_span!("store.insert", memory_id = %memory.id).entered();
+        let mut outcomes = self.insert_many(std::slice::from_ref(memory), None, false)?;
+        outcomes.pop().ok_or_else(|| StoreError::Backend {
+            path: self.location(),
+            message: "insert returned no outcome".into(),
+        })
+    }
 
     /// Inserts many memories (and their vectors, when given) in one transaction: all
     /// outcomes are applied, or none. With `dry_run` the outcomes are computed and the

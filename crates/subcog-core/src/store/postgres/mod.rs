@@ -64,6 +64,8 @@ pub struct PgStore {
     pool: Pool<Manager>,
     scope: String,
     label: String,
+    /// Models whose HNSW index this process has seen, so a vector write checks once.
+    indexed_models: std::sync::Mutex<std::collections::HashSet<String>>,
 }
 
 impl std::fmt::Debug for PgStore {
@@ -178,6 +180,7 @@ impl PgStore {
             pool,
             scope: scope.to_string(),
             label,
+            indexed_models: std::sync::Mutex::default(),
         };
         let mut conn = store.conn()?;
         schema::migrate(&mut conn, &store.label)?;
@@ -379,14 +382,6 @@ impl Drop for RunLock {
 impl Store for PgStore {
     fn location(&self) -> String {
         self.label.clone()
-    }
-
-    fn insert(&self, memory: &Memory) -> Result<InsertOutcome, StoreError> {
-        let mut outcomes = self.insert_many(std::slice::from_ref(memory), None, false)?;
-        outcomes.pop().ok_or_else(|| StoreError::Backend {
-            path: self.label.clone(),
-            message: "insert returned no outcome".into(),
-        })
     }
 
     fn insert_many_then(

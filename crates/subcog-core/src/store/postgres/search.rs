@@ -155,20 +155,30 @@ impl PgStore {
         model: &EmbeddingModel,
     ) -> Result<(), StoreError> {
         let name = index_name(model);
+        let seen = |set: &std::collections::HashSet<String>| set.contains(&name);
+        if self.indexed_models.lock().map(|set| seen(&set)).unwrap_or(false) {
+            return Ok(());
+        }
         let exists = c
             .query_opt("SELECT 1 FROM pg_class WHERE relname = $1", &[&name])
             .map_err(|e| self.err(&e))?
             .is_some();
         if exists {
-            return Ok(());
+            // Remembered only once committed: an index created in a transaction that rolls
+            // back must be created again.
+            if let Ok(mut set) = self.indexed_models.lock() {
+                set.insert(name);
+            }
+        } else {
+            let sql = format!(
+                "CREATE INDEX IF NOT EXISTS {name} ON subcog_embeddings USING hnsw ((embedding::vector({dim})) vector_cosine_ops)
+                 WHERE model_id = {model_id} AND dim = {dim}",
+                dim = model.dim,
+                model_id = literal(&model.id)
+            );
+            c.batch_execute(&sql).map_err(|e| self.err(&e))?;
         }
-        let sql = format!(
-            "CREATE INDEX IF NOT EXISTS {name} ON subcog_embeddings USING hnsw ((embedding::vector({dim})) vector_cosine_ops)
-             WHERE model_id = {model_id} AND dim = {dim}",
-            dim = model.dim,
-            model_id = literal(&model.id)
-        );
-        c.batch_execute(&sql).map_err(|e| self.err(&e))
+        Ok(())
     }
 
     pub(super) fn put_vector_in(
@@ -178,16 +188,7 @@ impl PgStore {
         model: &EmbeddingModel,
         vector: &[f32],
     ) -> Result<(), StoreError> {
-        if vector.len() != model.dim {
-            return Err(StoreError::Backend {
-                path: self.label.clone(),
-                message: format!(
-                    "vector of length {} for a {}-dimensional model",
-                    vector.len(),
-                    model.dim
-                ),
-            });
-        }
+        crate::store::check_dimension(&self.label, model, vector)?;
         self.ensure_vector_index(c, model)?;
         let dim = i32::try_from(model.dim).unwrap_or(i32::MAX);
         c.execute(

@@ -289,15 +289,6 @@ impl Store for SqliteStore {
         self.label.clone()
     }
 
-    fn insert(&self, memory: &Memory) -> Result<InsertOutcome, StoreError> {
-        let _span = tracing::debug_span!("store.sqlite.insert", memory_id = %memory.id).entered();
-        let mut outcomes = self.insert_many(std::slice::from_ref(memory), None, false)?;
-        outcomes.pop().ok_or_else(|| StoreError::Backend {
-            path: self.label.clone(),
-            message: "insert returned no outcome".into(),
-        })
-    }
-
     fn insert_many_then(
         &self,
         memories: &[Memory],

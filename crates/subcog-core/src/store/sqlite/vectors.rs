@@ -32,16 +32,7 @@ impl SqliteStore {
         model: &EmbeddingModel,
         vector: &[f32],
     ) -> Result<(), StoreError> {
-        if vector.len() != model.dim {
-            return Err(StoreError::Backend {
-                path: self.label.clone(),
-                message: format!(
-                    "vector of length {} for a {}-dimensional model",
-                    vector.len(),
-                    model.dim
-                ),
-            });
-        }
+        crate::store::check_dimension(&self.label, model, vector)?;
         tx.execute(
             "INSERT OR REPLACE INTO memory_embeddings (memory_id, model_id, dim, vector) VALUES (?1, ?2, ?3, ?4)",
             rusqlite::params![id.to_string(), model.id, model.dim as i64, to_bytes(vector)],
