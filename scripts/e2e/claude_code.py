@@ -13,7 +13,9 @@ Each check prints one line; the first failure stops the run with exit code 1.
 
 import json
 import os
+import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -206,6 +208,25 @@ def main():
     after = [json.loads(line) for line in log.read_text().splitlines()[before:]]
     check(any(r["path"].endswith("/v1/messages") for r in after),
           "named as the provider, Anthropic is reached through ANTHROPIC_BASE_URL (the stand-in)")
+
+    # 11. The warm path, timed by Claude Code itself: six sessions with its debug log, which
+    # records each hook's duration ("Hooks: UserPromptSubmit [...] finished ... (30ms)").
+    hooks_log.write_text("")
+    timings = {}
+    for i in range(6):
+        debug = work / f"debug-{i}.txt"
+        claude(f"what must deploy.sh run from? ({i})", "--debug-file", str(debug))
+        for line in debug.read_text().splitlines():
+            m = re.search(r"Hooks: (\w+)(?::\w+)? \[subcog hook [\w-]+\] finished with status 0 \((\d+)ms\)", line)
+            if m:
+                timings.setdefault(m.group(1), []).append(int(m.group(2)))
+    pids = [json.loads(line).get("pid") for line in hooks_log.read_text().splitlines()]
+    warm = max(set(pids), key=pids.count) if pids else None
+    check(pids and pids.count(warm) >= len(pids) // 2,
+          "one warm process answered most of the hooks of six sessions", json.dumps(pids))
+    check(len(timings.get("UserPromptSubmit", [])) == 6, "Claude Code timed every prompt hook", json.dumps(timings))
+    for event, ms in sorted(timings.items()):
+        print(f"     Claude Code's timing of {event}: median {statistics.median(ms)} ms, {ms}")
 
     # 10. Plugin and `subcog init` together: one context, and a warning.
     plugin_env = env()

@@ -3,6 +3,8 @@
 //!
 //! Kept in its own crate so criterion never builds with the product.
 
+pub mod corpus;
+
 use std::path::Path;
 use std::sync::Arc;
 

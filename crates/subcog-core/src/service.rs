@@ -152,7 +152,7 @@ impl Subcog {
             return Ok(None);
         };
         let mut vectors = Vec::with_capacity(texts.len());
-        for chunk in texts.chunks(64) {
+        for chunk in texts.chunks(256) {
             vectors.extend(embedder.embed(chunk)?);
             progress(vectors.len(), texts.len());
         }

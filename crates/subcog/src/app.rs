@@ -1,5 +1,6 @@
 //! Per-invocation context: reads the environment and the config file (the only place that
-//! does), then wires the library's services.
+//! does), then wires the library's services. The environment is a value ([`Env`]): this
+//! process's own, or the one a hook or a read sent to the warm process (`warm`).
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
@@ -13,6 +14,35 @@ use subcog_core::location::{self, DataLocation};
 use crate::cli::GlobalArgs;
 use crate::command_error::{CommandError, ErrorKind};
 
+/// The environment variables and working directory an invocation runs with.
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
+pub struct Env {
+    /// Variables (UTF-8 ones; others are not forwarded).
+    pub vars: std::collections::BTreeMap<String, String>,
+    /// The working directory.
+    pub cwd: PathBuf,
+}
+
+impl Env {
+    /// This process's environment.
+    pub fn process() -> Result<Self, CommandError> {
+        let cwd = std::env::current_dir()
+            .context("cannot read the current directory")
+            .map_err(CommandError::internal)?;
+        Ok(Env {
+            vars: std::env::vars_os()
+                .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
+                .collect(),
+            cwd,
+        })
+    }
+
+    /// A variable, when set and not empty.
+    pub fn var(&self, name: &str) -> Option<&str> {
+        self.vars.get(name).map(String::as_str).filter(|v| !v.is_empty())
+    }
+}
+
 /// What every command gets.
 pub struct App {
     /// Global options.
@@ -21,41 +51,47 @@ pub struct App {
     pub loaded: LoadedConfig,
     /// The config file that applies (whether or not it exists).
     pub config_path: Option<PathBuf>,
-    cwd: PathBuf,
-    subcog: OnceLock<Subcog>,
+    /// The environment this invocation runs with.
+    pub env: Env,
+    subcog: OnceLock<Arc<Subcog>>,
 }
 
 impl App {
     /// Loads configuration from the file, `SUBCOG_*` variables and flags.
     pub fn new(global: GlobalArgs) -> Result<Self, CommandError> {
-        Self::with_overrides(global, &[])
+        Self::load(global, Env::process()?, &[])
     }
 
-    /// Like [`App::new`], with settings a command imposes over every layer (`key`, value).
-    pub fn with_overrides(global: GlobalArgs, overrides: &[(&'static str, toml::Value)]) -> Result<Self, CommandError> {
-        let env: Vec<(String, String)> = std::env::vars()
+    /// Like [`App::new`] for a given environment, with settings a command imposes over
+    /// every layer (`key`, value).
+    pub fn load(global: GlobalArgs, env: Env, overrides: &[(&'static str, toml::Value)]) -> Result<Self, CommandError> {
+        let vars: Vec<(String, String)> = env
+            .vars
+            .iter()
             .filter(|(k, _)| {
                 k.starts_with("SUBCOG_")
                     || k.starts_with("MEMORY_CONSOLIDATION_LLM_")
-                    || k == "ANTHROPIC_BASE_URL"
-                    || k == "OPENAI_BASE_URL"
+                    || *k == "ANTHROPIC_BASE_URL"
+                    || *k == "OPENAI_BASE_URL"
             })
+            .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
         let explicit = global
             .config
             .clone()
-            .or_else(|| std::env::var_os("SUBCOG_CONFIG").map(PathBuf::from));
-        let config_path = explicit.clone().or_else(|| {
-            let xdg = std::env::var_os("XDG_CONFIG_HOME").map(PathBuf::from);
-            location::default_config_file(xdg.as_deref())
+            .or_else(|| env.var("SUBCOG_CONFIG").map(PathBuf::from));
+        let config_path = explicit.clone().or_else(|| match env.var("XDG_CONFIG_HOME") {
+            Some(xdg) if Path::new(xdg).is_absolute() => Some(Path::new(xdg).join("subcog").join("config.toml")),
+            _ => match env.var("HOME") {
+                Some(home) => Some(Path::new(home).join(".config").join("subcog").join("config.toml")),
+                None => location::default_config_file(None),
+            },
         });
         let text = match &config_path {
             Some(path) => read_config(path, explicit.is_some())?,
             None => None,
         };
-        let cwd = std::env::current_dir()
-            .context("cannot read the current directory")
-            .map_err(CommandError::internal)?;
+        let cwd = env.cwd.clone();
         let mut flags = Vec::new();
         if let Some(dir) = &global.data_dir {
             flags.push((
@@ -67,14 +103,14 @@ impl App {
         flags.extend(overrides.iter().map(|(k, v)| (*k, v.clone(), "the command")));
         let loaded = config::load(
             text.as_ref().zip(config_path.as_deref()).map(|(t, p)| (p, t.as_str())),
-            &env,
+            &vars,
             &flags,
         )?;
         Ok(App {
             global,
             loaded,
             config_path,
-            cwd,
+            env,
             subcog: OnceLock::new(),
         })
     }
@@ -86,10 +122,11 @@ impl App {
             // A relative path in the config file means relative to that file, not to
             // wherever subcog happens to run.
             let base = match self.loaded.entries.get("storage.data_dir") {
-                Some((_, subcog_core::config::Source::File(file))) => {
-                    file.parent().map(Path::to_path_buf).unwrap_or_else(|| self.cwd.clone())
-                }
-                _ => self.cwd.clone(),
+                Some((_, subcog_core::config::Source::File(file))) => file
+                    .parent()
+                    .map(Path::to_path_buf)
+                    .unwrap_or_else(|| self.env.cwd.clone()),
+                _ => self.env.cwd.clone(),
             };
             return Ok(absolute(&base, Path::new(configured)));
         }
@@ -106,27 +143,33 @@ impl App {
         if let Some(s) = self.subcog.get() {
             return Ok(s);
         }
-        let subcog = self.build_subcog()?;
+        let subcog = Arc::new(self.build_subcog()?);
         Ok(self.subcog.get_or_init(|| subcog))
     }
 
     /// A fresh, owned set of the library's services (for a long-running server that shares
     /// them between tasks).
     pub fn build_subcog(&self) -> Result<Subcog, CommandError> {
-        let location = DataLocation::resolve(&self.data_dir()?, &self.cwd);
+        let location = DataLocation::resolve(&self.data_dir()?, &self.env.cwd);
         // SUBCOG_NOW pins the clock (reproducible consolidation runs, tests, "what would
         // decay look like in June").
-        let clock: Arc<dyn Clock> = match std::env::var("SUBCOG_NOW") {
-            Ok(v) if !v.trim().is_empty() => {
-                let at = subcog_core::timestamp::parse_instant(&v)
+        let clock: Arc<dyn Clock> = match self.env.var("SUBCOG_NOW") {
+            Some(v) if !v.trim().is_empty() => {
+                let at = subcog_core::timestamp::parse_instant(v)
                     .map_err(|e| CommandError::user(format!("SUBCOG_NOW: {e}")))?;
                 Arc::new(FixedClock(at))
             }
             _ => Arc::new(SystemClock),
         };
         // API keys are read from the environment only when a provider asks for one.
+        let vars = self.env.vars.clone();
         Ok(Subcog::new(self.loaded.config.clone(), location, clock)
-            .with_keys(Arc::new(|name: &str| std::env::var(name).ok())))
+            .with_keys(Arc::new(move |name: &str| vars.get(name).cloned())))
+    }
+
+    /// Uses these services instead of wiring new ones (the warm process reuses a cached set).
+    pub fn set_subcog(&self, subcog: Arc<Subcog>) {
+        let _ = self.subcog.set(subcog);
     }
 
     /// Whether `--json` was given.
@@ -136,10 +179,10 @@ impl App {
 
     /// Claude Code's user directory: `$CLAUDE_CONFIG_DIR`, else `~/.claude`.
     pub fn claude_dir(&self) -> Option<PathBuf> {
-        std::env::var_os("CLAUDE_CONFIG_DIR")
-            .filter(|v| !v.is_empty())
+        self.env
+            .var("CLAUDE_CONFIG_DIR")
             .map(PathBuf::from)
-            .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".claude")))
+            .or_else(|| self.env.var("HOME").map(|h| PathBuf::from(h).join(".claude")))
     }
 
     /// Every place that registers subcog's hooks for this project, and a warning when

@@ -45,6 +45,17 @@ impl CommandError {
         }
     }
 
+    /// An exit code already explained (by the warm process's output): nothing to print.
+    pub fn silent_code(code: u8) -> Self {
+        let kind = match code {
+            1 => ErrorKind::NotFound,
+            2 => ErrorKind::User,
+            3 => ErrorKind::Config,
+            _ => ErrorKind::Internal,
+        };
+        CommandError::silent(kind)
+    }
+
     /// A system error with a message.
     pub fn internal(error: impl Into<anyhow::Error>) -> Self {
         CommandError {
@@ -55,12 +66,17 @@ impl CommandError {
 
     /// The process exit code for this error.
     pub fn exit_code(&self) -> ExitCode {
-        ExitCode::from(match self.kind {
+        ExitCode::from(self.code())
+    }
+
+    /// The exit code as a number.
+    pub fn code(&self) -> u8 {
+        match self.kind {
             ErrorKind::NotFound => 1,
             ErrorKind::User => 2,
             ErrorKind::Config => 3,
             ErrorKind::Internal => 4,
-        })
+        }
     }
 
     /// The one-line message (causes joined with ": ").

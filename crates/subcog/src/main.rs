@@ -8,6 +8,8 @@ mod commands;
 mod mcp;
 mod output;
 mod progress;
+#[cfg(unix)]
+mod warm;
 
 use clap::Parser;
 use std::process::ExitCode;
@@ -28,7 +30,17 @@ fn main() -> ExitCode {
     if let cli::Command::Hook(args) = cli.command {
         return commands::hook::run(cli.global, args);
     }
-    let result = app::App::new(cli.global.clone()).and_then(|app| commands::run(&app, cli.command));
+    let result = app::App::new(cli.global.clone()).and_then(|app| {
+        #[cfg(unix)]
+        let command = match warm_forward(&app, cli.command) {
+            Forwarded::Done(0) => return Ok(()),
+            Forwarded::Done(code) => return Err(command_error::CommandError::silent_code(code)),
+            Forwarded::Here(command) => *command,
+        };
+        #[cfg(not(unix))]
+        let command = cli.command;
+        commands::run(&app, command)
+    });
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if e.message().is_empty() => e.exit_code(),
@@ -46,6 +58,46 @@ fn main() -> ExitCode {
             );
             e.exit_code()
         }
+    }
+}
+
+/// What came of offering a command to the warm process.
+#[cfg(unix)]
+enum Forwarded {
+    /// It ran there, with this exit code.
+    Done(u8),
+    /// Run it here.
+    Here(Box<cli::Command>),
+}
+
+/// Hands reads and captures to the warm process when one runs: its exit code, or the
+/// command back to run here. A capture's stdin is read here first (and kept in the
+/// command for the fallback).
+#[cfg(unix)]
+fn warm_forward(app: &app::App, mut command: cli::Command) -> Forwarded {
+    use cli::Command;
+    use std::io::{IsTerminal, Read};
+    let enabled = app.loaded.config.daemon.enabled;
+    let stdin = match &mut command {
+        Command::Daemon(args) if args.stop => String::new(),
+        Command::Recall(_) | Command::Get(_) | Command::List(_) | Command::Context(_) if enabled => String::new(),
+        Command::Capture(args) if enabled && args.content.as_deref().is_none_or(|c| c == "-") => {
+            if std::io::stdin().is_terminal() {
+                return Forwarded::Here(Box::new(command));
+            }
+            let mut text = String::new();
+            if std::io::stdin().lock().read_to_string(&mut text).is_err() {
+                return Forwarded::Here(Box::new(command));
+            }
+            args.content = Some(text.clone());
+            text
+        }
+        Command::Capture(_) if enabled => String::new(),
+        _ => return Forwarded::Here(Box::new(command)),
+    };
+    match warm::client::command(app, &stdin) {
+        Some(code) => Forwarded::Done(code),
+        None => Forwarded::Here(Box::new(command)),
     }
 }
 
@@ -82,10 +134,17 @@ fn init_logging(verbose: u8, quiet: bool) {
         .ok()
         .and_then(|v| EnvFilter::try_new(v).ok())
         .unwrap_or_else(|| EnvFilter::new(default));
-    let _ = tracing_subscriber::fmt()
+    // SUBCOG_LOG_SPANS=1 logs each span's time as it closes (where a command's time goes).
+    let spans = std::env::var_os("SUBCOG_LOG_SPANS").is_some_and(|v| !v.is_empty() && v != "0");
+    let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
-        .with_target(false)
-        .without_time()
-        .try_init();
+        .with_target(false);
+    let _ = if spans {
+        builder
+            .with_span_events(tracing_subscriber::fmt::format::FmtSpan::CLOSE)
+            .try_init()
+    } else {
+        builder.without_time().try_init()
+    };
 }

@@ -21,8 +21,64 @@ pub const HEADING: Style = Style::new().bold();
 /// Style of warnings on stderr.
 pub const WARN: Style = AnsiColor::Yellow.on_default().bold();
 
+/// What a command run for another process printed (see [`capture`]).
+#[derive(Debug, Default)]
+pub struct Captured {
+    /// Stdout, styles included (the receiving process strips them as its terminal needs).
+    pub stdout: String,
+    /// Notes and warnings for stderr.
+    pub stderr: String,
+    /// `-q` for this run.
+    quiet: bool,
+    /// What the client read from its stdin, for a command that reads stdin.
+    stdin: Option<String>,
+}
+
+thread_local! {
+    /// Set while this thread runs a command for a client of the warm process.
+    static CAPTURE: std::cell::RefCell<Option<Captured>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f` with everything it prints kept instead of written (the warm process runs a
+/// client's command and sends the output back).
+pub fn capture<T>(quiet: bool, stdin: Option<String>, f: impl FnOnce() -> T) -> (T, Captured) {
+    CAPTURE.with(|c| {
+        *c.borrow_mut() = Some(Captured {
+            quiet,
+            stdin,
+            ..Captured::default()
+        })
+    });
+    let result = f();
+    let captured = CAPTURE.with(|c| c.borrow_mut().take()).unwrap_or_default();
+    (result, captured)
+}
+
+/// The client's stdin when this thread runs a command for it (taken once).
+pub fn forwarded_stdin() -> Option<String> {
+    CAPTURE.with(|c| c.borrow_mut().as_mut().and_then(|cap| cap.stdin.take()))
+}
+
+/// Appends to the capture of this thread, when there is one; `false` otherwise.
+fn captured(stdout: bool, text: &str) -> bool {
+    CAPTURE.with(|c| match c.borrow_mut().as_mut() {
+        Some(cap) => {
+            if stdout {
+                cap.stdout.push_str(text);
+            } else if !cap.quiet {
+                cap.stderr.push_str(text);
+            }
+            true
+        }
+        None => false,
+    })
+}
+
 /// Writes `text` to stdout; a closed pipe is not an error worth reporting.
 pub fn print(text: &str) -> Result<(), CommandError> {
+    if captured(true, text) {
+        return Ok(());
+    }
     let mut out = anstream::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
@@ -45,7 +101,7 @@ pub fn set_quiet(quiet: bool) {
 
 /// A note on stderr (never on stdout, which carries data); silent with `-q`.
 pub fn note(text: &str) {
-    if QUIET.load(std::sync::atomic::Ordering::Relaxed) {
+    if captured(false, &format!("{WARN}note:{WARN:#} {text}\n")) || QUIET.load(std::sync::atomic::Ordering::Relaxed) {
         return;
     }
     let mut err = anstream::stderr().lock();
@@ -54,7 +110,8 @@ pub fn note(text: &str) {
 
 /// A warning on stderr; silent with `-q`.
 pub fn warn(text: &str) {
-    if QUIET.load(std::sync::atomic::Ordering::Relaxed) {
+    if captured(false, &format!("{WARN}warning:{WARN:#} {text}\n")) || QUIET.load(std::sync::atomic::Ordering::Relaxed)
+    {
         return;
     }
     let mut err = anstream::stderr().lock();

@@ -19,6 +19,8 @@ mod test_semantic;
 mod test_sync;
 mod test_temporal;
 mod test_transfer;
+#[cfg(unix)]
+mod test_warm;
 
 /// Fails when a `test_*.rs` file exists that is not listed above.
 #[test]

@@ -45,6 +45,8 @@ pub struct Config {
     pub hooks: HooksConfig,
     /// The MCP server (`subcog mcp`).
     pub mcp: McpConfig,
+    /// The warm process that serves hooks and reads (`subcog daemon`).
+    pub daemon: DaemonConfig,
 }
 
 /// `[storage]`
@@ -671,6 +673,25 @@ impl Default for McpConfig {
             allowed_hosts: Vec::new(),
             scheduled_consolidation: true,
             max_recall_limit: 100,
+        }
+    }
+}
+
+/// `[daemon]`: the warm process hooks and CLI reads hand their work to.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct DaemonConfig {
+    /// Hooks and reads go through a warm process (started on demand) when one answers.
+    pub enabled: bool,
+    /// A daemon with no request for this long exits, in seconds.
+    pub idle_timeout_secs: u64,
+}
+
+impl Default for DaemonConfig {
+    fn default() -> Self {
+        DaemonConfig {
+            enabled: true,
+            idle_timeout_secs: 900,
         }
     }
 }

@@ -116,6 +116,10 @@ pub fn run(app: &App, args: CaptureArgs) -> CommandResult {
 }
 
 fn read_stdin() -> Result<String, CommandError> {
+    // In the warm process: what the client read from its own stdin.
+    if let Some(text) = crate::output::forwarded_stdin() {
+        return Ok(text);
+    }
     let stdin = std::io::stdin();
     if stdin.is_terminal() {
         return Err(CommandError::user(

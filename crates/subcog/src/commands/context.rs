@@ -29,11 +29,12 @@ pub struct ContextArgs {
 pub fn run(app: &App, args: ContextArgs) -> CommandResult {
     let subcog = app.subcog()?;
     let existing = match &args.existing {
-        Some(path) => std::fs::read_to_string(path)
+        // Relative to the caller, also when the warm process runs this.
+        Some(path) => std::fs::read_to_string(app.env.cwd.join(path))
             .map_err(|e| CommandError::user(format!("cannot read {}: {e}", path.display())))?,
         None => String::new(),
     };
-    let project = std::env::current_dir().ok().map(|p| p.display().to_string());
+    let project = Some(app.env.cwd.display().to_string());
     let ctx = subcog.session_context(&ContextRequest {
         project,
         base_budget: args.budget,

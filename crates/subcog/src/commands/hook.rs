@@ -11,7 +11,7 @@ use clap::Args;
 use serde_json::{Value, json};
 use subcog_core::hooks::{HookEvent, HookInput, HookReport, answer, state};
 
-use crate::app::App;
+use crate::app::{App, Env};
 use crate::cli::GlobalArgs;
 
 /// How long a hook waits for a busy database.
@@ -35,8 +35,8 @@ pub struct HookArgs {
 }
 
 /// Whether `SUBCOG_HOOKS` turns the hooks off for this session.
-fn hooks_off() -> bool {
-    std::env::var("SUBCOG_HOOKS")
+fn hooks_off(env: &Env) -> bool {
+    env.var("SUBCOG_HOOKS")
         .map(|v| matches!(v.trim().to_ascii_lowercase().as_str(), "off" | "0" | "false" | "no"))
         .unwrap_or(false)
 }
@@ -46,71 +46,147 @@ pub fn run(global: GlobalArgs, args: HookArgs) -> ExitCode {
     let started = std::time::Instant::now();
     let event = HookEvent::parse(&args.event);
     if event.is_some_and(HookEvent::takes_context) {
-        // Loading the tokenizer (~17 ms) overlaps reading stdin, config and the store.
+        // Loading the tokenizer (~17 ms of work, on its own thread) overlaps reading stdin,
+        // the config and the store; wasted only when the warm process answers.
         subcog_core::context::tokens::warm_up();
     }
-    let (out, log) = match event {
-        None => {
-            // Read the payload anyway: the caller should never see its write fail.
-            let _ = std::io::copy(&mut std::io::stdin().take(MAX_STDIN), &mut std::io::sink());
+    // Read the payload first, whatever happens next: the caller should never see its
+    // write fail.
+    let mut raw = String::new();
+    let read = std::io::stdin().take(MAX_STDIN).read_to_string(&mut raw);
+    let env = Env::process().unwrap_or_default();
+    let out = match (event, read) {
+        (None, _) => {
             tracing::warn!(event = %args.event, "unknown hook event; answering with nothing");
-            (json!({"suppressOutput": true}), None)
+            json!({"suppressOutput": true})
         }
-        Some(event) if hooks_off() => {
-            let _ = std::io::copy(&mut std::io::stdin().take(MAX_STDIN), &mut std::io::sink());
+        (Some(event), _) if hooks_off(&env) => {
             tracing::debug!(event = event.name(), "SUBCOG_HOOKS=off: answering with nothing");
-            (answer(event, "", None), None)
+            answer(event, "", None)
         }
-        // A bug must not cost the session either: a panic becomes an empty answer.
-        Some(event) => {
-            match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| handle(global, event, &args.via)))
-                .unwrap_or_else(|_| Err(("internal error (panic); see the message above".into(), None)))
-            {
-                Ok((report, debug_log)) => {
-                    let message = match report.captured.len() {
-                        0 => None,
-                        1 => Some("subcog: captured 1 memory".to_string()),
-                        n => Some(format!("subcog: captured {n} memories")),
-                    };
-                    let out = answer(event, &report.context, message.as_deref());
-                    (out, debug_log.map(|path| (path, event, Some(report))))
+        (Some(event), Err(e)) => {
+            tracing::warn!(event = event.name(), error = %e, "cannot read stdin; answering with empty context");
+            answer(event, "", None)
+        }
+        (Some(event), Ok(_)) => {
+            // A bug must not cost the session either: a panic becomes an empty answer.
+            let handled = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                let (input, app) = prepare(global, env, &raw, true)?;
+                #[cfg(unix)]
+                if app.loaded.config.daemon.enabled
+                    && let Some(text) = crate::warm::client::hook(&app, &raw, event)
+                {
+                    return Ok(Handled::Warm(text));
                 }
-                Err((why, debug_log)) => {
-                    tracing::warn!(event = event.name(), error = %why, "hook failed; answering with empty context");
-                    (answer(event, "", None), debug_log.map(|path| (path, event, None)))
+                Ok(Handled::Here(respond(&app, event, &args.via, &input, &raw)))
+            }))
+            .unwrap_or_else(|_| Err(("internal error (panic); see the message above".into(), None)));
+            match handled {
+                Ok(Handled::Warm(text)) => {
+                    let _ = writeln!(std::io::stdout().lock(), "{text}");
+                    return ExitCode::SUCCESS;
                 }
+                Ok(Handled::Here(result)) => finish(event, result, started),
+                Err(failure) => finish(event, Err(failure), started),
             }
         }
     };
-    if let Some((path, event, report)) = log {
-        write_debug_log(&path, event, report.as_ref(), started.elapsed().as_secs_f64() * 1000.0);
-    }
     // A closed stdout (the agent gave up waiting) is not worth a panic.
     let text = serde_json::to_string(&out).unwrap_or_else(|_| "{}".into());
     let _ = writeln!(std::io::stdout().lock(), "{text}");
     ExitCode::SUCCESS
 }
 
+/// Where a hook's answer was made.
+enum Handled {
+    /// By the warm process: its answer, ready to print.
+    Warm(String),
+    /// In this process.
+    Here(Result<(HookReport, Option<PathBuf>), Failure>),
+}
+
+/// The hook's answer for the warm process: `argv`'s hook with the client's environment
+/// and payload, the JSON line the client prints. Never fails.
+pub fn serve_warm(global: GlobalArgs, args: &HookArgs, env: Env, raw: &str, services: &dyn Fn(&App)) -> String {
+    let started = std::time::Instant::now();
+    let out = match HookEvent::parse(&args.event) {
+        None => json!({"suppressOutput": true}),
+        Some(event) if hooks_off(&env) => answer(event, "", None),
+        Some(event) => {
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                let (input, app) = prepare(global, env, raw, false)?;
+                services(&app);
+                respond(&app, event, &args.via, &input, raw)
+            }))
+            .unwrap_or_else(|_| Err(("internal error (panic) in the warm process".into(), None)));
+            finish(event, result, started)
+        }
+    };
+    serde_json::to_string(&out).unwrap_or_else(|_| "{}".into())
+}
+
+/// Claude Code's answer for a hook's outcome; failures are logged and answered empty.
+fn finish(
+    event: HookEvent,
+    result: Result<(HookReport, Option<PathBuf>), Failure>,
+    started: std::time::Instant,
+) -> Value {
+    let (out, log) = match result {
+        Ok((report, debug_log)) => {
+            let message = match report.captured.len() {
+                0 => None,
+                1 => Some("subcog: captured 1 memory".to_string()),
+                n => Some(format!("subcog: captured {n} memories")),
+            };
+            let out = answer(event, &report.context, message.as_deref());
+            (out, debug_log.map(|path| (path, Some(report))))
+        }
+        Err((why, debug_log)) => {
+            tracing::warn!(event = event.name(), error = %why, "hook failed; answering with empty context");
+            (answer(event, "", None), debug_log.map(|path| (path, None)))
+        }
+    };
+    if let Some((path, report)) = log {
+        write_debug_log(&path, event, report.as_ref(), started.elapsed().as_secs_f64() * 1000.0);
+    }
+    out
+}
+
 type Failure = (String, Option<PathBuf>);
 
-fn handle(global: GlobalArgs, event: HookEvent, via: &str) -> Result<(HookReport, Option<PathBuf>), Failure> {
-    let mut raw = String::new();
-    std::io::stdin()
-        .take(MAX_STDIN)
-        .read_to_string(&mut raw)
-        .map_err(|e| (format!("cannot read stdin: {e}"), None))?;
-    let input = HookInput::from_json(&raw).map_err(|e| (format!("stdin is not a hook payload: {e}"), None))?;
+/// Parses the payload and loads the configuration for the session's project (the
+/// payload's `cwd`, wherever Claude Code started the hook). `chdir` moves this process
+/// there too (in the warm process, only the request's environment moves).
+fn prepare(global: GlobalArgs, mut env: Env, raw: &str, chdir: bool) -> Result<(HookInput, App), Failure> {
+    let input = HookInput::from_json(raw).map_err(|e| (format!("stdin is not a hook payload: {e}"), None))?;
     if let Some(cwd) = input.cwd.as_ref().filter(|p| p.is_dir()) {
-        // The hook speaks for the session's project, wherever Claude Code started it.
-        let _ = std::env::set_current_dir(cwd);
+        if chdir {
+            let _ = std::env::set_current_dir(cwd);
+        }
+        env.cwd = cwd.clone();
     }
     // Claude Code kills hooks after 5–10 s: waiting the usual 10 s for a lock would lose
     // the answer, so hooks wait 2 s.
-    let app = App::with_overrides(
-        global,
-        &[("storage.busy_timeout_ms", toml::Value::Integer(HOOK_BUSY_TIMEOUT_MS))],
-    )
-    .map_err(|e| (e.message(), None))?;
+    let app = tracing::debug_span!("hooks.load_config")
+        .in_scope(|| {
+            App::load(
+                global,
+                env,
+                &[("storage.busy_timeout_ms", toml::Value::Integer(HOOK_BUSY_TIMEOUT_MS))],
+            )
+        })
+        .map_err(|e| (e.message(), None))?;
+    Ok((input, app))
+}
+
+/// Runs the hook in this process.
+fn respond(
+    app: &App,
+    event: HookEvent,
+    via: &str,
+    input: &HookInput,
+    raw: &str,
+) -> Result<(HookReport, Option<PathBuf>), Failure> {
     let cfg = &app.loaded.config.hooks;
     let debug_log = (!cfg.debug_log.is_empty()).then(|| PathBuf::from(&cfg.debug_log));
     let fail = |why: String| (why, debug_log.clone());
@@ -127,14 +203,15 @@ fn handle(global: GlobalArgs, event: HookEvent, via: &str) -> Result<(HookReport
         report.notes.push("turned off in [hooks]".into());
         return Ok((report, debug_log));
     }
-    if opted_out(&std::env::current_dir().unwrap_or_default()) {
+    if opted_out(&app.env.cwd) {
         report.notes.push("project opted out (.nosubcog)".into());
         return Ok((report, debug_log));
     }
     let state_dir = app.data_dir().map_err(|e| fail(e.message()))?.join("hooks");
     // The plugin and the settings both registering subcog run every hook twice with the
     // same payload: the second run answers nothing, and `subcog status` says so.
-    if let state::Claim::Duplicate { via: first } = state::claim(&state_dir, event.name(), &raw, via) {
+    let claim = tracing::debug_span!("hooks.claim").in_scope(|| state::claim(&state_dir, event.name(), raw, via));
+    if let state::Claim::Duplicate { via: first } = claim {
         state::record_duplicate(
             &state_dir,
             &state::DuplicateRun {
@@ -151,11 +228,9 @@ fn handle(global: GlobalArgs, event: HookEvent, via: &str) -> Result<(HookReport
         return Ok((report, debug_log));
     }
     let subcog = app.subcog().map_err(|e| fail(e.message()))?;
-    report = subcog
-        .hook(event, &input, &state_dir)
-        .map_err(|e| fail(e.to_string()))?;
+    report = subcog.hook(event, input, &state_dir).map_err(|e| fail(e.to_string()))?;
     if matches!(event, HookEvent::Stop | HookEvent::SessionEnd) && cfg.consolidate_on_stop {
-        report.consolidation_requested = consolidate_in_background(&app);
+        report.consolidation_requested = consolidate_in_background(app);
     }
     Ok((report, debug_log))
 }
@@ -179,6 +254,8 @@ fn consolidate_in_background(app: &App) -> bool {
         return false;
     };
     let mut cmd = std::process::Command::new(exe);
+    // The session's environment and project, also when the warm process starts it.
+    cmd.current_dir(&app.env.cwd).env_clear().envs(&app.env.vars);
     if let Some(dir) = &app.global.data_dir {
         cmd.arg("--data-dir").arg(dir);
     }
@@ -190,7 +267,12 @@ fn consolidate_in_background(app: &App) -> bool {
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null());
     match cmd.spawn() {
-        Ok(_) => true,
+        Ok(mut child) => {
+            // A hook process exits at once (the child is then reaped by init); the warm
+            // process lives on and must reap it itself, or each run leaves a zombie.
+            std::thread::spawn(move || child.wait());
+            true
+        }
         Err(e) => {
             tracing::warn!(error = %e, "could not start background consolidation");
             false
@@ -205,6 +287,8 @@ fn write_debug_log(path: &Path, event: HookEvent, report: Option<&HookReport>, m
         "at": chrono::Utc::now().to_rfc3339(),
         "event": event.name(),
         "ms": (ms * 10.0).round() / 10.0,
+        // Which process answered: the hook itself, or the warm process.
+        "pid": std::process::id(),
         "ok": report.is_some(),
         "report": report.map(|r| serde_json::to_value(r).unwrap_or(Value::Null)),
     });

@@ -33,6 +33,22 @@ pub fn run(app: &App, args: McpArgs) -> CommandResult {
         // Refuse before loading anything.
         crate::mcp::http::check_bind(addr, &subcog.config().mcp.token)?;
     }
+    // Hooks and reads of this user's other subcog processes come here too (the warm path),
+    // unless a daemon already serves them.
+    #[cfg(unix)]
+    let _warm = match app.data_dir() {
+        Ok(dir) if app.loaded.config.daemon.enabled => {
+            match crate::warm::server::bind(&dir, crate::warm::server::Owner::Mcp) {
+                Ok(Some(listening)) => Some(listening.serve_in_background()),
+                Ok(None) => None,
+                Err(e) => {
+                    tracing::info!(error = %e.message(), "not serving the warm path");
+                    None
+                }
+            }
+        }
+        _ => None,
+    };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .thread_name("subcog-mcp")

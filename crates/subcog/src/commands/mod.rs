@@ -5,6 +5,7 @@ pub mod completions;
 pub mod config;
 pub mod consolidate;
 pub mod context;
+pub mod daemon;
 pub mod delete;
 pub mod edges;
 pub mod eval;
@@ -64,6 +65,7 @@ pub fn run(app: &App, command: Command) -> CommandResult {
         Command::Summaries(args) => summaries::run(app, args),
         Command::Context(args) => context::run(app, args),
         Command::Mcp(args) => mcp::run(app, args),
+        Command::Daemon(args) => daemon::run(app, args),
         Command::Completions(args) => completions::run(args),
         // Hooks run before the App exists (main.rs): they must answer even when it cannot be built.
         Command::Hook(_) => Ok(()),

@@ -19,6 +19,7 @@ pub struct TestEnv {
     pub project: PathBuf,
     model: bool,
     database_url: Option<String>,
+    warm: bool,
 }
 
 /// The embedding model the tests share; tests that need it fail without it.
@@ -96,6 +97,7 @@ impl TestEnv {
             project,
             model: false,
             database_url: None,
+            warm: false,
         }
     }
 
@@ -130,7 +132,18 @@ impl TestEnv {
         if let Some(url) = &self.database_url {
             cmd.env("SUBCOG_DATABASE_URL", url);
         }
+        if !self.warm {
+            // Each test runs its commands in their own processes unless it tests the warm
+            // path (test_warm.rs); the Claude Code end-to-end run uses it as users do.
+            cmd.env("SUBCOG_DAEMON_ENABLED", "false");
+        }
         cmd
+    }
+
+    /// Lets hooks and reads use the warm process (and hooks start it).
+    pub fn with_warm_path(mut self) -> Self {
+        self.warm = true;
+        self
     }
 
     /// Points the environment at the shared test model (see scripts/fetch-test-model).
