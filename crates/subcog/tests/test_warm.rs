@@ -3,7 +3,6 @@
 //! away when stopped, idle or unplugged; a socket that is not this user's alone, a stale
 //! socket, or a process of another build is never used.
 
-use std::io::Write;
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::net::UnixListener;
 use std::path::{Path, PathBuf};
@@ -12,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::common::{Run, TestEnv, bin, to_run};
+use crate::common::{TestEnv, bin, run_with_stdin, to_run};
 
 fn socket(env: &TestEnv) -> PathBuf {
     env.data.join("subcog.sock")
@@ -70,24 +69,6 @@ fn last_pid(log: &Path) -> u64 {
         .expect("pid")
 }
 
-/// Runs `cmd` with `input` on stdin: its pid and what it printed.
-fn run_with(mut cmd: Command, input: &str) -> (u32, Run) {
-    let mut child = cmd
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn subcog");
-    let pid = child.id();
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input.as_bytes())
-        .expect("write stdin");
-    (pid, to_run(child.wait_with_output().expect("wait")))
-}
-
 /// A UserPromptSubmit payload for this project.
 fn prompt(env: &TestEnv, session: &str, text: &str) -> String {
     serde_json::json!({
@@ -106,7 +87,7 @@ fn hook(env: &TestEnv, event: &str, payload: &str, warm: bool) -> (u32, Value) {
     if !warm {
         cmd.env("SUBCOG_DAEMON_ENABLED", "false");
     }
-    let (pid, run) = run_with(cmd, payload);
+    let (pid, run) = run_with_stdin(cmd, payload);
     assert_eq!(run.code, 0, "hooks exit 0\n{}", run.stderr);
     (pid, run.json())
 }
@@ -260,12 +241,12 @@ fn hooks_and_reads_answer_alike_warm_and_cold() {
     // again in a process of its own finds the same memory.
     let mut cmd = env.command(&["capture", "-n", "learnings", "--json"]);
     cmd.env("SUBCOG_LOG", "debug");
-    let (_, warm) = run_with(cmd, "Warm captures keep the text piped to them");
+    let (_, warm) = run_with_stdin(cmd, "Warm captures keep the text piped to them");
     assert_eq!(warm.code, 0, "{}", warm.stderr);
     assert!(warm.stderr.contains("answered by the warm process"), "{}", warm.stderr);
     let mut cold = env.command(&["capture", "-n", "learnings", "--json"]);
     cold.env("SUBCOG_DAEMON_ENABLED", "false");
-    let (_, cold) = run_with(cold, "Warm captures keep the text piped to them");
+    let (_, cold) = run_with_stdin(cold, "Warm captures keep the text piped to them");
     assert_eq!(cold.code, 0, "{}", cold.stderr);
     assert_eq!(warm.json()["id"], cold.json()["id"], "one memory, captured once");
     let mut recall = env.command(&["recall", "text piped", "--json"]);
@@ -378,7 +359,7 @@ fn an_untrusted_or_stale_socket_is_never_used() {
             other_cmd.env(k, v);
         }
     }
-    let (pid, run) = run_with(other_cmd, &prompt(&env, "other", "which database do we use?"));
+    let (pid, run) = run_with_stdin(other_cmd, &prompt(&env, "other", "which database do we use?"));
     assert_eq!(run.code, 0);
     assert_eq!(last_pid(&log), u64::from(pid), "another build answers itself");
     assert!(context(&run.json()).contains("PostgreSQL"));

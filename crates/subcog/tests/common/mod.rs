@@ -166,21 +166,7 @@ impl TestEnv {
 
     /// Runs the binary with `input` on stdin.
     pub fn run_stdin(&self, args: &[&str], input: &str) -> Run {
-        use std::io::Write;
-        let mut child = self
-            .command(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("spawn subcog");
-        child
-            .stdin
-            .take()
-            .expect("stdin")
-            .write_all(input.as_bytes())
-            .expect("write stdin");
-        to_run(child.wait_with_output().expect("wait"))
+        run_with_stdin(self.command(args), input).1
     }
 
     /// Captures and returns the new memory's id.
@@ -196,6 +182,25 @@ impl TestEnv {
         std::fs::write(&path, text).expect("write config");
         path
     }
+}
+
+/// Runs `cmd` to completion with `input` on stdin: its pid and what it printed.
+pub fn run_with_stdin(mut cmd: Command, input: &str) -> (u32, Run) {
+    use std::io::Write;
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn subcog");
+    let pid = child.id();
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("write stdin");
+    (pid, to_run(child.wait_with_output().expect("wait")))
 }
 
 /// Runs git in `dir` with a fixed identity and no user or system configuration.
