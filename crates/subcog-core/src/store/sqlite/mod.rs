@@ -8,6 +8,7 @@
 mod enrichment;
 mod migrate;
 mod rows;
+mod text;
 mod vectors;
 
 pub use migrate::latest_version;
@@ -38,6 +39,8 @@ pub struct SqliteStore {
     busy_timeout: Duration,
     conn: Mutex<Connection>,
     vectors: Mutex<Option<vectors::VectorCache>>,
+    /// The last keyword ranking, reused by a recall's second look ([`text`]).
+    text_ranking: Mutex<Option<text::TextRanking>>,
 }
 
 impl std::fmt::Debug for SqliteStore {
@@ -117,6 +120,7 @@ impl SqliteStore {
             busy_timeout,
             conn: Mutex::new(conn),
             vectors: Mutex::new(None),
+            text_ranking: Mutex::new(None),
         })
     }
 
@@ -216,41 +220,6 @@ impl SqliteStore {
             out.push(rows::from_row(&self.label, row)?);
         }
         Ok(out)
-    }
-
-    /// Runs a ranked search. With `candidates`, FTS ranks alone and only that many rows are
-    /// joined and filtered; without, every match is filtered before ranking. Returns the
-    /// results, best first.
-    fn ranked(
-        &self,
-        expression: &str,
-        filter: &MemoryFilter,
-        candidates: Option<usize>,
-        limit: usize,
-    ) -> Result<Vec<SearchHit>, StoreError> {
-        let (clause, filter_params) = rows::filter_sql(filter);
-        let inner_limit = if candidates.is_some() { "LIMIT ?" } else { "" };
-        let sql = format!(
-            "SELECT {cols}, r.rank FROM (
-                 SELECT rowid AS seq, bm25(memories_fts, {BM25_WEIGHTS}) AS rank
-                 FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rank {inner_limit}
-             ) r JOIN memories m ON m.seq = r.seq
-             WHERE {clause}
-             ORDER BY r.rank LIMIT ?",
-            cols = rows::HIT_COLUMNS
-        );
-        let to_i64 = |n: usize| Value::Integer(i64::try_from(n).unwrap_or(i64::MAX));
-        let mut params = vec![Value::Text(expression.to_string())];
-        if let Some(c) = candidates {
-            params.push(to_i64(c));
-        }
-        params.extend(filter_params);
-        params.push(to_i64(limit));
-        Ok(self
-            .query_hits::<f64>(&sql, params)?
-            .into_iter()
-            .map(|(hit, rank)| SearchHit { score: -rank, ..hit })
-            .collect())
     }
 
     /// Runs a query whose columns are [`rows::HIT_COLUMNS`] followed by one extra value (a

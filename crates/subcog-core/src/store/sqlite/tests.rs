@@ -418,3 +418,58 @@ fn the_vector_index_follows_writes_of_other_connections() {
     assert_eq!(got.iter().map(|m| m.id).collect::<Vec<_>>(), vec![b.id]);
     assert_eq!(got[0].content, "beta");
 }
+
+#[test]
+fn a_kept_keyword_ranking_never_outlives_a_write_here_or_elsewhere() {
+    // Limit 1 keeps every look on the fast path that a kept ranking can answer (fewer
+    // results than the limit would fall back to a full query).
+    let (dir, store) = store();
+    let top = |s: &SqliteStore, filter: &MemoryFilter| {
+        s.search_text(&terms(&["redis"]), filter, 1)
+            .expect("search")
+            .into_iter()
+            .map(|h| h.id)
+            .collect::<Vec<_>>()
+    };
+    let all = MemoryFilter::default();
+    let first = mem("Redis keepalive for idle connections in the session store", "learnings");
+    store.insert(&first).expect("insert");
+    assert_eq!(top(&store, &all), vec![first.id]);
+    // The same query again is answered from the kept ranking, with the same score.
+    let scores = |s: &SqliteStore| -> Vec<f64> {
+        s.search_text(&terms(&["redis"]), &all, 1)
+            .expect("search")
+            .iter()
+            .map(|h| h.score)
+            .collect()
+    };
+    assert_eq!(scores(&store), scores(&store));
+
+    // A better match written through this connection...
+    let second = mem("Redis: pin redis", "decisions");
+    store.insert(&second).expect("insert");
+    assert_eq!(top(&store, &all), vec![second.id], "a memory inserted here is found");
+
+    // ...and one committed by another connection (another process would do the same).
+    let other = SqliteStore::open(&dir.path().join("sub/dir/subcog.db"), Duration::from_secs(5)).expect("open");
+    let third = mem("Redis redis redis", "learnings");
+    other.insert(&third).expect("insert elsewhere");
+    assert_eq!(
+        top(&store, &all),
+        vec![third.id],
+        "a memory inserted elsewhere is found"
+    );
+    assert!(other.delete_hard(&third.id).expect("delete elsewhere"));
+    assert_eq!(top(&store, &all), vec![second.id], "a memory deleted elsewhere is gone");
+
+    // A filtered look after an unfiltered one (a recall's two looks) filters the kept rows.
+    let learnings = MemoryFilter {
+        namespaces: vec![Namespace::parse("learnings").expect("ns")],
+        ..Default::default()
+    };
+    assert_eq!(
+        top(&store, &learnings),
+        vec![first.id],
+        "the best learning, not the best memory"
+    );
+}
