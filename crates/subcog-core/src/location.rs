@@ -128,11 +128,14 @@ pub fn default_data_dir() -> Option<PathBuf> {
     ProjectDirs::from("", "", "subcog").map(|d| d.data_dir().to_path_buf())
 }
 
-/// `$XDG_CONFIG_HOME/subcog/config.toml`, else `~/.config/subcog/config.toml` (on every
-/// platform: command-line tools keep their config there by convention).
-pub fn default_config_file(xdg_config_home: Option<&Path>) -> Option<PathBuf> {
-    let base = match xdg_config_home {
-        Some(dir) if dir.is_absolute() => dir.to_path_buf(),
+/// `$XDG_CONFIG_HOME/subcog/config.toml`, else `$HOME/.config/subcog/config.toml` (on
+/// every platform: command-line tools keep their config there by convention). Both come
+/// from the caller, whose environment may not be this process's (a forwarded command);
+/// without a home, the platform's.
+pub fn default_config_file(xdg_config_home: Option<&Path>, home: Option<&Path>) -> Option<PathBuf> {
+    let base = match (xdg_config_home, home) {
+        (Some(dir), _) if dir.is_absolute() => dir.to_path_buf(),
+        (_, Some(home)) => home.join(".config"),
         _ => BaseDirs::new()?.home_dir().join(".config"),
     };
     Some(base.join("subcog").join("config.toml"))
@@ -190,8 +193,12 @@ mod tests {
     #[test]
     fn config_file_honours_xdg() {
         assert_eq!(
-            default_config_file(Some(Path::new("/xdg"))),
+            default_config_file(Some(Path::new("/xdg")), Some(Path::new("/home/u"))),
             Some(PathBuf::from("/xdg/subcog/config.toml"))
+        );
+        assert_eq!(
+            default_config_file(Some(Path::new("relative")), Some(Path::new("/home/u"))),
+            Some(PathBuf::from("/home/u/.config/subcog/config.toml"))
         );
     }
 }

@@ -80,12 +80,11 @@ impl App {
             .config
             .clone()
             .or_else(|| env.var("SUBCOG_CONFIG").map(PathBuf::from));
-        let config_path = explicit.clone().or_else(|| match env.var("XDG_CONFIG_HOME") {
-            Some(xdg) if Path::new(xdg).is_absolute() => Some(Path::new(xdg).join("subcog").join("config.toml")),
-            _ => match env.var("HOME") {
-                Some(home) => Some(Path::new(home).join(".config").join("subcog").join("config.toml")),
-                None => location::default_config_file(None),
-            },
+        let config_path = explicit.clone().or_else(|| {
+            location::default_config_file(
+                env.var("XDG_CONFIG_HOME").map(Path::new),
+                env.var("HOME").map(Path::new),
+            )
         });
         let text = match &config_path {
             Some(path) => read_config(path, explicit.is_some())?,
