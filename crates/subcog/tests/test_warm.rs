@@ -408,3 +408,54 @@ fn the_daemon_goes_away_when_idle_stopped_or_unplugged() {
     std::fs::remove_file(socket(&env)).expect("rm socket");
     assert!(exits(&mut unplugged, 10), "a daemon whose socket is gone exits");
 }
+
+#[test]
+fn a_running_mcp_server_answers_hooks_with_its_own_model() {
+    let (env, log) = logged(TestEnv::new().with_model().with_warm_path());
+    env.capture("decisions", "Use PostgreSQL for primary storage because of JSONB");
+    let stderr = env.root.path().join("mcp.log");
+    let mut mcp = KillOnDrop(
+        env.command(&["mcp", "--no-schedule"])
+            .env_remove("SUBCOG_DAEMON_ENABLED")
+            .env("SUBCOG_LOG", "debug")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(&stderr).expect("log file"))
+            .spawn()
+            .expect("spawn mcp"),
+    );
+    // The stdio server runs until its input closes.
+    let input = mcp.0.stdin.take();
+    assert!(wait_for(20, || serving(&env)), "subcog mcp serves the warm path");
+
+    // No word in common with the memory: only the model finds it.
+    let (pid, answer) = hook(
+        &env,
+        "user-prompt-submit",
+        &prompt(&env, "mcp", "which database do we use?"),
+        true,
+    );
+    let answered_by = last_pid(&log);
+    assert_ne!(answered_by, u64::from(pid), "not answered in the hook's own process");
+    assert_eq!(answered_by, u64::from(mcp.0.id()), "answered by subcog mcp");
+    assert!(context(&answer).contains("PostgreSQL"), "{answer}");
+    let text = std::fs::read_to_string(&stderr).unwrap_or_default();
+    assert!(
+        text.contains("the serving process's model"),
+        "the warm path used the MCP service's model, not a second copy:\n{text}"
+    );
+
+    drop(input);
+    assert!(exits(&mut mcp.0, 20), "subcog mcp exits when its input closes");
+    assert!(!socket(&env).exists(), "and removes its socket");
+}
+
+/// A child process that a failing test does not leave running.
+struct KillOnDrop(Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}

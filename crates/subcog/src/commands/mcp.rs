@@ -39,7 +39,7 @@ pub fn run(app: &App, args: McpArgs) -> CommandResult {
     let _warm = match app.data_dir() {
         Ok(dir) if app.loaded.config.daemon.enabled => {
             match crate::warm::server::bind(&dir, crate::warm::server::Owner::Mcp) {
-                Ok(Some(listening)) => Some(listening.serve_in_background()),
+                Ok(Some(listening)) => Some(listening.serve_in_background(subcog.clone())),
                 Ok(None) => None,
                 Err(e) => {
                     tracing::info!(error = %e.message(), "not serving the warm path");

@@ -11,7 +11,7 @@ use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::os::unix::net::{UnixListener, UnixStream};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use clap::Parser;
@@ -62,6 +62,9 @@ struct State {
     stop: AtomicBool,
     embedders: Mutex<HashMap<PathBuf, Loaded>>,
     services: Mutex<Vec<Entry>>,
+    /// The service of the process that serves (`subcog mcp`): its model is lent to
+    /// requests that use the same model directory, so the process holds one copy.
+    lender: OnceLock<Arc<Subcog>>,
 }
 
 /// A model loaded once, with the fingerprint of the weights it was loaded from.
@@ -118,6 +121,7 @@ pub fn bind(data_dir: &Path, owner: Owner) -> Result<Option<Listening>, CommandE
             stop: AtomicBool::new(false),
             embedders: Mutex::new(HashMap::new()),
             services: Mutex::new(Vec::new()),
+            lender: OnceLock::new(),
         }),
     }))
 }
@@ -167,9 +171,11 @@ impl Listening {
         }
     }
 
-    /// Serves on a thread of its own for as long as the process runs (`subcog mcp`); the
-    /// returned guard removes the socket when dropped.
-    pub fn serve_in_background(self) -> SocketGuard {
+    /// Serves on a thread of its own for as long as the process runs (`subcog mcp`),
+    /// sharing `service`'s embedding model; the returned guard removes the socket when
+    /// dropped.
+    pub fn serve_in_background(self, service: Arc<Subcog>) -> SocketGuard {
+        let _ = self.state.lender.set(service);
         self.prewarm();
         let guard = SocketGuard {
             path: self.path.clone(),
@@ -182,12 +188,16 @@ impl Listening {
         guard
     }
 
-    /// Loads the default model and the token counter before the first request asks.
+    /// Loads the model (the serving process's, else the default) and the token counter
+    /// before the first request asks.
     fn prewarm(&self) {
         let state = self.state.clone();
         std::thread::spawn(move || {
             subcog_core::context::tokens::warm_up();
-            let dir = subcog_core::embed::install::default_model_dir(&state.data_dir);
+            let dir = match state.lender.get() {
+                Some(service) => service.model_dir(),
+                None => subcog_core::embed::install::default_model_dir(&state.data_dir),
+            };
             let _ = state.embedder(&dir);
         });
     }
@@ -401,8 +411,16 @@ impl State {
         }
     }
 
-    /// The model of a directory, loaded once (again when its weights change).
+    /// The model of a directory, loaded once (again when its weights change); the serving
+    /// process's own when it uses the same directory.
     fn embedder(&self, dir: &Path) -> Option<Arc<dyn Embedder>> {
+        if let Some(service) = self.lender.get()
+            && service.model_dir() == dir
+            && let Some(e) = service.embedder()
+        {
+            tracing::debug!(dir = %dir.display(), "warm path: the serving process's model");
+            return Some(e);
+        }
         let fingerprint = model_fingerprint(dir)?;
         let mut embedders = self.embedders.lock().ok()?;
         if let Some((f, e)) = embedders.get(dir)
