@@ -1,5 +1,6 @@
 //! Embedding throughput on the seeded realistic corpus: texts per second for one call of
-//! N texts (the batch path `import` and `reindex` take) and for the same texts one by one.
+//! N texts (the batch path `import` and `reindex` take) and for the same texts one by one,
+//! and the time to embed one query of one, two and ten words.
 //! `cargo run --release -p subcog-bench --example embed_rate -- 1000 [--json]`
 
 use std::time::Instant;
@@ -20,12 +21,28 @@ fn main() {
         let _ = model.embed_one(t).expect("embeds");
     }
     let one_s = start.elapsed().as_secs_f64();
+    // A query's embedding, as recall waits for it: the median of 50 runs per length.
+    let queries: Vec<(usize, f64)> = QUERIES
+        .iter()
+        .map(|q| {
+            let mut ms: Vec<f64> = (0..50)
+                .map(|_| {
+                    let t = Instant::now();
+                    let _ = model.embed_one(q).expect("embeds");
+                    t.elapsed().as_secs_f64() * 1e3
+                })
+                .collect();
+            ms.sort_by(f64::total_cmp);
+            (q.split_whitespace().count(), ms[ms.len() / 2])
+        })
+        .collect();
     if as_json {
         let report = serde_json::json!({
             "texts": batch.len(),
             "batch_texts_per_s": (batch.len() as f64 / batch_s).round(),
             "one_by_one_texts_per_s": (200.0_f64.min(n as f64) / one_s).round(),
             "threads": rayon_threads(),
+            "query_ms_p50": queries.iter().map(|(words, ms)| serde_json::json!({"words": words, "ms": (ms * 100.0).round() / 100.0})).collect::<Vec<_>>(),
         });
         println!("{report}");
         return;
@@ -37,7 +54,17 @@ fn main() {
         batch.len() as f64 / batch_s,
         200.0_f64.min(n as f64) / one_s
     );
+    for (words, ms) in queries {
+        println!("a query of {words} words: {ms:.2} ms (p50 of 50)");
+    }
 }
+
+/// Queries of one, two and ten words.
+const QUERIES: [&str; 3] = [
+    "postgres",
+    "session cache",
+    "why did we move the session cache to redis last week",
+];
 
 /// The thread count the embedding runs on (`RAYON_NUM_THREADS`, else the CPUs).
 fn rayon_threads() -> usize {

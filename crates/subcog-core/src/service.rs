@@ -152,7 +152,9 @@ impl Subcog {
             return Ok(None);
         };
         let mut vectors = Vec::with_capacity(texts.len());
-        for chunk in texts.chunks(256) {
+        // Chunks of 512: a progress tick every two seconds or so, and enough batches in
+        // each that the two threads finish it together.
+        for chunk in texts.chunks(512) {
             vectors.extend(embedder.embed(chunk)?);
             progress(vectors.len(), texts.len());
         }

@@ -1,19 +1,11 @@
-//! Dense-layer weights kept as IEEE half floats and widened with F16C inside the kernel
-//! (x86-64 only). A one-text forward pass waits on the weights streaming in from memory
-//! (42 MB of f32 per query, far over the cache); halves read half the bytes. The rounding
-//! is below the model's own noise: the tests hold the result to candle's f32 vectors
-//! (cosine >= 0.99999).
+//! Dense-layer weights rounded to IEEE half floats (x86-64 only), which the kernel of
+//! [`crate::panel`] widens with F16C. A one-text forward pass waits on the weights
+//! streaming in from memory (42 MB of f32 per query, far over the cache); halves read half
+//! the bytes. The rounding is below the model's own noise: the tests hold the result to
+//! candle's f32 vectors (cosine >= 0.99999).
 
 use pulp::bytemuck::cast;
-use std::arch::x86_64::{
-    __m128i, __m256, _MM_FROUND_TO_NEAREST_INT, _MM_HINT_T0, _mm_add_ps, _mm_add_ss, _mm_cvtss_f32, _mm_movehl_ps,
-    _mm_prefetch, _mm_shuffle_ps, _mm256_castps256_ps128, _mm256_cvtph_ps, _mm256_cvtps_ph, _mm256_extractf128_ps,
-    _mm256_fmadd_ps, _mm256_setzero_ps,
-};
-
-/// How far ahead of the kernel (in elements of 16 bytes) weights are asked for.
-const PREFETCH: usize = 16;
-use std::ops::Range;
+use std::arch::x86_64::{__m128i, _MM_FROUND_TO_NEAREST_INT, _mm256_cvtps_ph};
 
 /// Eight weights, as F16C loads them.
 pub(crate) type Half8 = __m128i;
@@ -39,112 +31,6 @@ pub(crate) fn pack(weight: &[f32], inputs: usize) -> Option<Vec<Half8>> {
         out.push(_mm256_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(cast(*c)));
     }
     Some(out)
-}
-
-/// Outputs `cols` of `y = x·Wᵀ + b` for `rows` token rows of `inputs` values, `out` being
-/// `rows × cols.len()`; GELU on the outputs if `gelu`. Blocks of two weight rows and
-/// four token rows, as the f32 kernel.
-#[target_feature(enable = "avx2,fma,f16c")]
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn dense_cols(
-    x: &[f32],
-    rows: usize,
-    inputs: usize,
-    weight: &[Half8],
-    bias: &[f32],
-    cols: Range<usize>,
-    out: &mut [f32],
-    gelu: bool,
-) {
-    let per_row = inputs / 8;
-    let width = cols.len();
-    let token = |i: usize| pulp::as_arrays::<8, f32>(&x[i * inputs..(i + 1) * inputs]).0;
-    let wrow = |j: usize| &weight[j * per_row..(j + 1) * per_row];
-    let mut j = cols.start;
-    while j + 2 <= cols.end {
-        let (w0, w1) = (wrow(j), wrow(j + 1));
-        let c = j - cols.start;
-        let mut put = |i: usize, s: &[[f32; 2]]| {
-            for (r, [a, b]) in s.iter().enumerate() {
-                out[(i + r) * width + c] = a + bias[j];
-                out[(i + r) * width + c + 1] = b + bias[j + 1];
-            }
-        };
-        let mut i = 0;
-        while i + 4 <= rows {
-            put(
-                i,
-                &dot2::<4, 1>(w0, w1, [token(i), token(i + 1), token(i + 2), token(i + 3)]),
-            );
-            i += 4;
-        }
-        // The last one to three token rows: split the inputs in two halves as well, so
-        // there are still enough independent multiply-add chains to hide their latency.
-        match rows - i {
-            3 => put(i, &dot2::<3, 2>(w0, w1, [token(i), token(i + 1), token(i + 2)])),
-            2 => put(i, &dot2::<2, 2>(w0, w1, [token(i), token(i + 1)])),
-            1 => put(i, &dot2::<1, 2>(w0, w1, [token(i)])),
-            _ => {}
-        }
-        j += 2;
-    }
-    if j < cols.end {
-        // An odd column out: pair the row with itself.
-        let c = j - cols.start;
-        for i in 0..rows {
-            out[i * width + c] = dot2::<1, 2>(wrow(j), wrow(j), [token(i)])[0][0] + bias[j];
-        }
-    }
-    if gelu {
-        for v in out.iter_mut() {
-            *v = crate::gelu::gelu(*v);
-        }
-    }
-}
-
-/// Dot products of two weight rows with `R` token rows; `S` accumulators per product
-/// (the inputs taken in `S` interleaved parts) keep `2·R·S` multiply-add chains in flight.
-#[target_feature(enable = "avx2,fma,f16c")]
-fn dot2<const R: usize, const S: usize>(w0: &[Half8], w1: &[Half8], x: [&[[f32; 8]]; R]) -> [[f32; 2]; R] {
-    let mut acc = [[[_mm256_setzero_ps(); 2]; S]; R];
-    let (c0, c1) = (w0.chunks_exact(S), w1.chunks_exact(S));
-    let tail = c0.remainder().len();
-    for (k, (a, b)) in c0.zip(c1).enumerate() {
-        _mm_prefetch::<_MM_HINT_T0>(a.as_ptr().wrapping_add(PREFETCH).cast());
-        _mm_prefetch::<_MM_HINT_T0>(b.as_ptr().wrapping_add(PREFETCH).cast());
-        for s in 0..S {
-            let (u, v) = (_mm256_cvtph_ps(a[s]), _mm256_cvtph_ps(b[s]));
-            for r in 0..R {
-                let t: __m256 = cast(x[r][k * S + s]);
-                acc[r][s][0] = _mm256_fmadd_ps(u, t, acc[r][s][0]);
-                acc[r][s][1] = _mm256_fmadd_ps(v, t, acc[r][s][1]);
-            }
-        }
-    }
-    let start = w0.len() - tail;
-    for k in start..w0.len() {
-        let (u, v) = (_mm256_cvtph_ps(w0[k]), _mm256_cvtph_ps(w1[k]));
-        for r in 0..R {
-            let t: __m256 = cast(x[r][k]);
-            acc[r][0][0] = _mm256_fmadd_ps(u, t, acc[r][0][0]);
-            acc[r][0][1] = _mm256_fmadd_ps(v, t, acc[r][0][1]);
-        }
-    }
-    let mut out = [[0.0f32; 2]; R];
-    for (o, parts) in out.iter_mut().zip(&acc) {
-        for [p, q] in parts {
-            o[0] += sum(*p);
-            o[1] += sum(*q);
-        }
-    }
-    out
-}
-
-#[target_feature(enable = "avx2,fma,f16c")]
-fn sum(v: __m256) -> f32 {
-    let s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps::<1>(v));
-    let s = _mm_add_ps(s, _mm_movehl_ps(s, s));
-    _mm_cvtss_f32(_mm_add_ss(s, _mm_shuffle_ps::<0b01>(s, s)))
 }
 
 #[cfg(test)]
