@@ -1,11 +1,12 @@
-//! Dense layers for many token rows at once (x86-64 only): the weights rearranged in
-//! panels of 16 outputs, each panel input-major, so a panel (12–48 KB of halves) stays in
-//! cache while every token row of a block meets it. The kernel keeps a block of six token
-//! rows × 16 outputs in twelve registers and broadcasts one input of each row per step:
-//! no horizontal sums, two weight loads per twelve multiply-adds, each weight read from
-//! memory once per block of rows instead of once per four rows as the row kernel
-//! ([`crate::half`]) does. That kernel stays for a query's few rows, where the weights
-//! stream from memory once whatever the layout.
+//! Dense layers on half-float weights (x86-64 with F16C): the weights rearranged once, at
+//! load, in panels of 16 outputs, each panel input-major, so a panel (12–48 KB of
+//! halves) stays in cache while every token row of a pass meets it. The kernel keeps a
+//! block of six token rows × 16 outputs in twelve registers and broadcasts one input of
+//! each row per step: no horizontal sums, two weight loads per twelve multiply-adds, and
+//! each weight read from memory once per pass of rows. (The row layout it replaced
+//! streamed the whole layer past every four rows: half the speed on batches.) A query's
+//! few rows take the same panels; blocks of fewer than four rows split the inputs to keep
+//! enough multiply-add chains in flight.
 
 use crate::half::Half8;
 use pulp::bytemuck::cast;
