@@ -86,18 +86,10 @@ mod tests {
             crate::half::supported(),
             "this test needs AVX2 and FMA; on a CPU without, fail rather than pass unseen"
         );
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = crate::xorshift(0x9e37_79b9_7f4a_7c15);
         let mut values: Vec<f32> = (-4_000..=4_000).map(|i| i as f32 / 400.0).collect();
         values.extend([0.0, -0.0, 80.0, -80.0, 1e-30, -1e-30, 1e6, -1e6]);
-        values.extend(
-            std::iter::from_fn(|| {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                Some((seed as u32 as f32 / u32::MAX as f32 - 0.5) * 24.0)
-            })
-            .take(40_000),
-        );
+        values.extend(std::iter::from_fn(|| Some((next() as u32 as f32 / u32::MAX as f32 - 0.5) * 24.0)).take(40_000));
         for chunk in values.chunks_exact(8) {
             let eight: [f32; 8] = chunk.try_into().expect("eight");
             // SAFETY: the features were checked at the top of the test.

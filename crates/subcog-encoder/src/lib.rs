@@ -494,10 +494,11 @@ fn dense_panels(x: &[f32], rows: usize, layer: &Dense, w: &panel::Panels, out: &
 #[cfg(target_arch = "x86_64")]
 const SPLIT_ROWS: usize = 24;
 
-/// Bytes of token rows per pass over the weights: a batch's rows are taken a tile at a
-/// time (at least one block of four), small enough to stay in L1 while the layer's
-/// weights stream past. Measured with `examples/embed_rate` on the 2-core machine: 8 KiB
-/// (four rows) 150–157 texts/s, 16 KiB 146–153, 48 KiB 142–150, one tile 136.
+/// Bytes of token rows per pass over the weights in the f32 kernel (CPUs without F16C): a
+/// batch's rows are taken a tile at a time (at least one block of four), small enough to
+/// stay in L1 while the layer's weights stream past. Measured with `examples/embed_rate`
+/// on the 2-core machine with the half-float row kernel this served until the panels:
+/// 8 KiB (four rows) 150–157 texts/s, 16 KiB 146–153, 48 KiB 142–150, one tile 136.
 const TILE_BYTES: usize = 8 * 1024;
 
 /// Outputs `cols` of [`dense`] on this thread, a tile of token rows at a time.
@@ -669,5 +670,16 @@ fn layer_norm(x: &mut [f32], h: usize, norm: &Norm, eps: f32) {
         for ((v, g), b) in row.iter_mut().zip(&norm.gain).zip(&norm.bias) {
             *v = (*v - mean) * inv * g + b;
         }
+    }
+}
+
+/// The tests' seeded values: xorshift64, the same sequence on every run.
+#[cfg(test)]
+fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+    move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
     }
 }

@@ -203,13 +203,8 @@ mod tests {
             crate::half::supported(),
             "this test needs AVX2, FMA and F16C; on a CPU without, fail rather than pass unseen"
         );
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed as u32 as f32 / u32::MAX as f32) - 0.5
-        };
+        let mut seeded = crate::xorshift(0x2545_f491_4f6c_dd1d);
+        let mut next = move || (seeded() as u32 as f32 / u32::MAX as f32) - 0.5;
         // 37 outputs: two whole panels and one of five; 40 inputs: five elements of eight.
         let (inputs, outputs) = (40, 37);
         let weights: Vec<f32> = (0..inputs * outputs).map(|_| next()).collect();
