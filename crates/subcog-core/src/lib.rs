@@ -5,6 +5,7 @@
 //! prints, reads stdin, exits or reads the user's environment: the `subcog` binary does
 //! that and passes configuration and paths in. See `docs/ARCHITECTURE.md` for the map.
 
+pub mod bm25;
 pub mod capture;
 pub mod clock;
 pub mod config;

@@ -175,6 +175,19 @@ impl Subcog {
         }
     }
 
+    /// Builds (or refreshes) the in-memory keyword index of every existing store, for a
+    /// long-lived process (the warm daemon, the MCP server): its later keyword searches
+    /// skip FTS5's per-row scoring, with the same results. Failures are logged; searches
+    /// then use FTS5.
+    pub fn prepare_keywords(&self) {
+        let _span = tracing::debug_span!("recall.prepare_keywords").entered();
+        for (_, store) in self.existing_stores().unwrap_or_default() {
+            if let Err(e) = store.prepare_keywords() {
+                tracing::warn!(error = %e, "keyword index not built; searching FTS5");
+            }
+        }
+    }
+
     /// Recall with a query vector computed by the caller (batch evaluation, benchmarks
     /// that exclude embedding time). `None` means keyword and time channels only.
     pub fn recall_with_vector(

@@ -688,26 +688,43 @@ macro_rules! conformance_tests {
     };
 }
 
-/// SQLite: a fresh file per store.
+/// SQLite: a fresh file per store; with `resident`, as a long-lived process uses it (the
+/// in-memory keyword index built at open, on an empty store, so every row the suite writes
+/// reaches keyword search through its refresh).
+struct SqliteFiles {
+    dirs: std::sync::Mutex<Vec<tempfile::TempDir>>,
+    resident: bool,
+}
+
+impl Opener for SqliteFiles {
+    fn open(&self) -> Box<dyn Store> {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let store = super::sqlite::SqliteStore::open(&dir.path().join("subcog.db"), std::time::Duration::from_secs(10))
+            .expect("open sqlite");
+        if self.resident {
+            store.prepare_keywords().expect("keyword index");
+        }
+        self.dirs.lock().expect("lock").push(dir);
+        Box::new(store)
+    }
+}
+
 mod sqlite {
     use super::*;
 
-    struct Files(std::sync::Mutex<Vec<tempfile::TempDir>>);
+    conformance_tests!(SqliteFiles {
+        dirs: std::sync::Mutex::new(Vec::new()),
+        resident: false,
+    });
+}
 
-    impl Opener for Files {
-        fn open(&self) -> Box<dyn Store> {
-            let dir = tempfile::tempdir().expect("tempdir");
-            let store = super::super::sqlite::SqliteStore::open(
-                &dir.path().join("subcog.db"),
-                std::time::Duration::from_secs(10),
-            )
-            .expect("open sqlite");
-            self.0.lock().expect("lock").push(dir);
-            Box::new(store)
-        }
-    }
+mod sqlite_resident {
+    use super::*;
 
-    conformance_tests!(Files(std::sync::Mutex::new(Vec::new())));
+    conformance_tests!(SqliteFiles {
+        dirs: std::sync::Mutex::new(Vec::new()),
+        resident: true,
+    });
 }
 
 /// PostgreSQL: a fresh scope per store in the database of `SUBCOG_TEST_DATABASE_URL`.

@@ -370,6 +370,13 @@ pub trait Store: Send + Sync {
         Ok(())
     }
 
+    /// Builds (or refreshes) what a resident process keeps for keyword search, so later
+    /// searches skip the backend's per-row scoring. Only long-lived processes call it;
+    /// results are the same either way. A no-op for stores that keep nothing in memory.
+    fn prepare_keywords(&self) -> Result<(), StoreError> {
+        Ok(())
+    }
+
     /// Memories created in `[start, end)` after filtering, closest to the middle first;
     /// the score is 1 at the middle and falls toward the ends.
     fn search_time(

@@ -203,6 +203,7 @@ fn warm_up(shared: &Arc<Shared>) {
         if let Err(e) = subcog.existing_stores() {
             tracing::warn!(error = %e, "cannot open the stores");
         }
+        subcog.prepare_keywords();
         tracing::info!(ms = started.elapsed().as_millis() as u64, "MCP server warm");
     });
 }

@@ -396,6 +396,10 @@ impl State {
         }
         let subcog = Arc::new(subcog);
         app.set_subcog(subcog.clone());
+        // This process stays: keep the stores' keyword indexes in memory (built beside
+        // the request, on connections of their own).
+        let resident = subcog.clone();
+        std::thread::spawn(move || resident.prepare_keywords());
         if let Ok(mut services) = self.services.lock() {
             if services.len() >= MAX_SERVICES
                 && let Some(oldest) = services.iter().enumerate().min_by_key(|(_, e)| e.used).map(|(i, _)| i)

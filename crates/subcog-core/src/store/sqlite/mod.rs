@@ -6,6 +6,9 @@
 //! `synchronous = FULL` makes a committed capture survive power loss.
 
 mod enrichment;
+#[cfg(test)]
+mod keyword_tests;
+mod keywords;
 mod migrate;
 mod rows;
 mod text;
@@ -31,6 +34,8 @@ use std::collections::{BTreeMap, HashMap};
 
 /// BM25 column weights for content, summary, tags and context (tuned on LoCoMo).
 const BM25_WEIGHTS: &str = "1.0, 0.6, 0.4, 0.6";
+/// The same weights as numbers, for the resident keyword index (a test keeps them equal).
+const BM25_WEIGHT_VALUES: [f64; 4] = [1.0, 0.6, 0.4, 0.6];
 
 /// A store backed by one SQLite database file.
 pub struct SqliteStore {
@@ -41,6 +46,8 @@ pub struct SqliteStore {
     vectors: Mutex<Option<vectors::VectorCache>>,
     /// The last keyword ranking, reused by a recall's second look ([`text`]).
     text_ranking: Mutex<Option<text::TextRanking>>,
+    /// The resident keyword index, once a long-lived process asked for it ([`keywords`]).
+    keywords: Mutex<Option<keywords::KeywordCache>>,
 }
 
 impl std::fmt::Debug for SqliteStore {
@@ -121,6 +128,7 @@ impl SqliteStore {
             conn: Mutex::new(conn),
             vectors: Mutex::new(None),
             text_ranking: Mutex::new(None),
+            keywords: Mutex::new(None),
         })
     }
 
@@ -502,14 +510,24 @@ impl Store for SqliteStore {
         // Fast path: rank inside FTS alone, then join a few candidates and filter. Exact
         // whenever enough candidates survive the filter; otherwise fall back to one query
         // that filters every match before taking the top `limit`.
-        let candidates = limit.saturating_mul(3).saturating_add(20);
-        let fast = self.ranked(&expression, filter, Some(candidates), limit)?;
+        let mut candidates = limit.saturating_mul(3).saturating_add(20);
+        if self.has_keyword_index() {
+            // Ranking is cheap here: widen the candidates until enough pass the filter.
+            loop {
+                let (hits, every_match) = self.ranked(&expression, terms, filter, Some(candidates), limit)?;
+                if hits.len() >= limit || every_match {
+                    return Ok(hits);
+                }
+                candidates = candidates.saturating_mul(4);
+            }
+        }
+        let (fast, _) = self.ranked(&expression, terms, filter, Some(candidates), limit)?;
         if fast.len() >= limit {
             return Ok(fast);
         }
         // Few results: either few matches (the full query is cheap too) or a filter that
         // removed most candidates (only the full query is exact).
-        self.ranked(&expression, filter, None, limit)
+        Ok(self.ranked(&expression, terms, filter, None, limit)?.0)
     }
 
     fn search_vector(
@@ -524,6 +542,10 @@ impl Store for SqliteStore {
 
     fn prepare_vectors(&self) -> Result<(), StoreError> {
         self.prepare_vectors_impl()
+    }
+
+    fn prepare_keywords(&self) -> Result<(), StoreError> {
+        self.prepare_keywords_impl()
     }
 
     fn search_time(

@@ -41,11 +41,15 @@ impl SqliteStore {
         Ok((version, conn.total_changes()))
     }
 
-    /// The best `n` rows for `expression`, FTS5 alone, from the kept ranking when it is
-    /// of the same query and database state and holds at least as many rows.
-    fn text_top(&self, expression: &str, n: usize) -> Result<Arc<Vec<(i64, f64)>>, StoreError> {
-        let conn = self.lock()?;
-        let state = self.text_state(&conn)?;
+    /// The best `n` rows for `terms` (`expression` in FTS5's syntax): from the kept
+    /// ranking when it is of the same query and database state and holds at least as many
+    /// rows, else from the resident keyword index when there is one, else FTS5. Fewer
+    /// than `n` rows means every match is there.
+    fn text_top(&self, expression: &str, terms: &[String], n: usize) -> Result<Arc<Vec<(i64, f64)>>, StoreError> {
+        let state = {
+            let conn = self.lock()?;
+            self.text_state(&conn)?
+        };
         if let Ok(kept) = self.text_ranking.lock()
             && let Some(k) = kept.as_ref()
             && k.expression == expression
@@ -54,18 +58,19 @@ impl SqliteStore {
         {
             return Ok(Arc::clone(&k.rows));
         }
-        let _span = tracing::debug_span!("store.sqlite.bm25", limit = n).entered();
-        let mut stmt = conn
-            .prepare_cached(&format!(
-                "SELECT rowid, bm25(memories_fts, {BM25_WEIGHTS}) AS rank
-                 FROM memories_fts WHERE memories_fts MATCH ?1 ORDER BY rank LIMIT ?2"
-            ))
-            .map_err(|e| self.err(e))?;
-        let rows = stmt
-            .query_map(rusqlite::params![expression, to_i64(n)], |r| Ok((r.get(0)?, r.get(1)?)))
-            .map_err(|e| self.err(e))?
-            .collect::<Result<Vec<(i64, f64)>, _>>()
-            .map_err(|e| self.err(e))?;
+        let rows = match self.keyword_top(terms, n) {
+            Ok(Some(ranking)) => ranking.rows,
+            Ok(None) => self.fts_top(expression, n)?,
+            // The index is a speed-up: a failure (say, a temporary table it cannot write)
+            // drops it, and FTS5 answers from now on.
+            Err(e) => {
+                tracing::warn!(error = %e, "resident keyword index dropped; searching FTS5");
+                if let Ok(mut k) = self.keywords.lock() {
+                    *k = None;
+                }
+                self.fts_top(expression, n)?
+            }
+        };
         let rows = Arc::new(rows);
         if let Ok(mut kept) = self.text_ranking.lock() {
             *kept = Some(TextRanking {
@@ -78,16 +83,39 @@ impl SqliteStore {
         Ok(rows)
     }
 
-    /// Runs a ranked search. With `candidates`, FTS ranks alone (or the kept ranking
-    /// answers) and only those rows are joined and filtered; without, every match is
-    /// filtered before ranking. Returns the results, best first.
+    /// The best `n` rows for `expression` by FTS5's own `bm25()`.
+    fn fts_top(&self, expression: &str, n: usize) -> Result<Vec<(i64, f64)>, StoreError> {
+        let conn = self.lock()?;
+        let _span = tracing::debug_span!("store.sqlite.bm25", limit = n).entered();
+        let mut stmt = conn
+            .prepare_cached(&format!(
+                "SELECT rowid, bm25(memories_fts, {BM25_WEIGHTS}) AS rank
+                 FROM memories_fts WHERE memories_fts MATCH ?1 ORDER BY rank LIMIT ?2"
+            ))
+            .map_err(|e| self.err(e))?;
+        stmt.query_map(rusqlite::params![expression, to_i64(n)], |r| Ok((r.get(0)?, r.get(1)?)))
+            .map_err(|e| self.err(e))?
+            .collect::<Result<Vec<(i64, f64)>, _>>()
+            .map_err(|e| self.err(e))
+    }
+
+    /// Whether a resident keyword index answers this store's keyword searches.
+    pub(super) fn has_keyword_index(&self) -> bool {
+        self.keywords.lock().is_ok_and(|k| k.is_some())
+    }
+
+    /// Runs a ranked search. With `candidates`, the keywords rank alone (the kept ranking,
+    /// the resident index or FTS5) and only those rows are joined and filtered; without,
+    /// FTS5 filters every match before ranking. Returns the results, best first, and
+    /// whether every match was looked at.
     pub(super) fn ranked(
         &self,
         expression: &str,
+        terms: &[String],
         filter: &MemoryFilter,
         candidates: Option<usize>,
         limit: usize,
-    ) -> Result<Vec<SearchHit>, StoreError> {
+    ) -> Result<(Vec<SearchHit>, bool), StoreError> {
         let (clause, filter_params) = rows::filter_sql(filter);
         let Some(c) = candidates else {
             let sql = format!(
@@ -102,15 +130,17 @@ impl SqliteStore {
             let mut params = vec![Value::Text(expression.to_string())];
             params.extend(filter_params);
             params.push(Value::Integer(to_i64(limit)));
-            return Ok(self
+            let hits = self
                 .query_hits::<f64>(&sql, params)?
                 .into_iter()
                 .map(|(hit, rank)| SearchHit { score: -rank, ..hit })
-                .collect());
+                .collect();
+            return Ok((hits, true));
         };
-        let top = self.text_top(expression, c)?;
+        let top = self.text_top(expression, terms, c)?;
+        let every_match = top.len() < c;
         if top.is_empty() {
-            return Ok(Vec::new());
+            return Ok((Vec::new(), true));
         }
         // The candidates in rank order go in as one JSON array; `j.key` is the position.
         // CROSS JOIN keeps the array the outer loop: one primary-key lookup per candidate
@@ -130,13 +160,14 @@ impl SqliteStore {
         let mut params = vec![Value::Text(seqs)];
         params.extend(filter_params);
         params.push(Value::Integer(to_i64(limit)));
-        Ok(self
+        let hits = self
             .query_hits::<i64>(&sql, params)?
             .into_iter()
             .filter_map(|(hit, at)| {
                 let rank = usize::try_from(at).ok().and_then(|i| top.get(i))?.1;
                 Some(SearchHit { score: -rank, ..hit })
             })
-            .collect())
+            .collect();
+        Ok((hits, every_match))
     }
 }

@@ -16,11 +16,17 @@ use crate::store::{EmbeddingCount, MemoryFilter, StoreError};
 use crate::timestamp;
 use crate::vector::{FlatIndex, VectorIndex};
 
+/// One unfiltered search: the query, how many were asked for, the hits.
+type KeptSearch = (Vec<f32>, usize, Vec<(i64, f32)>);
+
 /// A loaded index and what it was loaded from.
 pub(crate) struct VectorCache {
     model: EmbeddingModel,
     fingerprint: i64,
     index: FlatIndex,
+    /// The last unfiltered search (query, k asked, hits): a recall's second look (the
+    /// relaxed filter that finds superseded memories) asks again with the same vector.
+    last: Option<KeptSearch>,
 }
 
 impl SqliteStore {
@@ -74,8 +80,29 @@ impl SqliteStore {
         Ok(index)
     }
 
+    /// The best `k` of every vector for `query`, from the last search when it was the same
+    /// query on the same index and asked for at least as many.
+    fn unfiltered_top(&self, model: &EmbeddingModel, query: &[f32], k: usize) -> Result<Vec<(i64, f32)>, StoreError> {
+        self.with_cache(model, |c| {
+            if let Some((q, asked, hits)) = &c.last
+                && q.as_slice() == query
+                && (*asked >= k || hits.len() < *asked)
+            {
+                return hits.iter().take(k).copied().collect();
+            }
+            let hits = c.index.search(query, None, k);
+            c.last = Some((query.to_vec(), k, hits.clone()));
+            hits
+        })
+    }
+
     /// Runs `f` over an up-to-date index of `model`.
     fn with_index<T>(&self, model: &EmbeddingModel, f: impl FnOnce(&FlatIndex) -> T) -> Result<T, StoreError> {
+        self.with_cache(model, |c| f(&c.index))
+    }
+
+    /// Runs `f` over the up-to-date cache of `model`'s index.
+    fn with_cache<T>(&self, model: &EmbeddingModel, f: impl FnOnce(&mut VectorCache) -> T) -> Result<T, StoreError> {
         let fingerprint = self.fingerprint()?;
         let mut cache = self.vectors.lock().map_err(|_| StoreError::Backend {
             path: self.label.clone(),
@@ -89,11 +116,17 @@ impl SqliteStore {
                 model: model.clone(),
                 fingerprint,
                 index: self.load_index(model)?,
+                last: None,
             });
         }
-        match cache.as_ref() {
-            Some(c) => Ok(f(&c.index)),
-            None => Ok(f(&FlatIndex::new(model.dim))),
+        match cache.as_mut() {
+            Some(c) => Ok(f(c)),
+            None => Ok(f(&mut VectorCache {
+                model: model.clone(),
+                fingerprint,
+                index: FlatIndex::new(model.dim),
+                last: None,
+            })),
         }
     }
 
@@ -183,7 +216,7 @@ impl SqliteStore {
         }
         // Fast path as for text: a few candidates, filtered; exact fallback when too few pass.
         let candidates = limit.saturating_mul(3).saturating_add(20);
-        let hits = self.with_index(model, |idx| idx.search(query, None, candidates))?;
+        let hits = self.unfiltered_top(model, query, candidates)?;
         let seqs: Vec<i64> = hits.iter().map(|h| h.0).collect();
         let fast = Self::in_score_order(&hits, self.fetch_filtered(&seqs, filter)?, limit);
         if fast.len() >= limit || hits.len() < candidates {

@@ -1,14 +1,26 @@
-//! Vector search: the [`VectorIndex`] seam and the exact flat index used up to ~100k
-//! memories. An approximate index (HNSW) can replace it behind the same trait.
+//! Vector search: the [`VectorIndex`] seam and the flat index, exact up to
+//! [`APPROXIMATE_MIN_ROWS`] vectors.
 //!
 //! Vectors are unit length, so similarity is a dot product over a contiguous matrix. A scan
 //! of 10,000 f32 vectors (15 MB) is bound by memory bandwidth, so the index also keeps an
 //! 8-bit copy (a quarter of the size, in cache) that picks a shortlist; the shortlist is
-//! then scored exactly, so results and scores are those of the f32 vectors.
+//! then scored exactly, so results and scores are those of the f32 vectors. Above the
+//! threshold even the 8-bit copy is too much to stream per query (384 MB at a million), so
+//! a sign bit per dimension ([`signs`]) first picks the [`RESCORE_ROWS`] rows nearest in
+//! Hamming distance, and only those go through the exact steps: approximate, with recall
+//! against the exact scan measured by `examples/vector_recall.rs`.
+
+mod signs;
 
 use std::collections::HashSet;
 
 use crate::embed::dot;
+
+/// From this many candidate rows on, the sign bits pick the rows that are scored.
+pub const APPROXIMATE_MIN_ROWS: usize = 200_000;
+
+/// Rows the sign bits hand to the exact steps (more when `k` is large).
+pub const RESCORE_ROWS: usize = 32_768;
 
 /// Nearest-neighbour search over keyed vectors.
 pub trait VectorIndex: Send + Sync {
@@ -40,6 +52,11 @@ pub struct FlatIndex {
     codes: Vec<i8>,
     /// Per vector: its quantization (scale, norm of the rounding error, norm).
     quant: Vec<Quantized>,
+    /// Sign bits of every vector, made at the first search that uses them (an index is
+    /// loaded whole, then only searched).
+    signs: std::sync::OnceLock<signs::Signs>,
+    /// Rows from which the sign bits take the first look (0: [`APPROXIMATE_MIN_ROWS`]).
+    approximate_from: usize,
 }
 
 /// How a vector was rounded: `v = scale * codes + e`.
@@ -68,7 +85,50 @@ impl FlatIndex {
         self.data.extend_from_slice(vector);
         let q = quantize_into(vector, &mut self.codes);
         self.quant.push(q);
+        self.signs = std::sync::OnceLock::new();
         true
+    }
+
+    /// Rows passing `allowed`.
+    fn passing<'a>(&'a self, allowed: Option<&'a HashSet<i64>>) -> impl Iterator<Item = usize> + 'a {
+        self.keys
+            .iter()
+            .enumerate()
+            .filter(move |(_, key)| allowed.is_none_or(|a| a.contains(key)))
+            .map(|(i, _)| i)
+    }
+
+    /// The rows passing `allowed` nearest to `query` by sign bits, at least `want`.
+    fn by_signs(&self, query: &[f32], allowed: Option<&HashSet<i64>>, want: usize) -> Vec<usize> {
+        let signs = self.signs.get_or_init(|| signs::Signs::build(&self.data, self.dim));
+        let mut distances = signs.distances(query);
+        if let Some(a) = allowed {
+            for (d, key) in distances.iter_mut().zip(&self.keys) {
+                if !a.contains(key) {
+                    *d = u16::MAX;
+                }
+            }
+        }
+        signs::nearest(&distances, want)
+    }
+
+    /// The exact top `k` by a full f32 scan, whatever the size; the reference that
+    /// recall is measured against.
+    pub fn search_exact(&self, query: &[f32], k: usize) -> Vec<(i64, f32)> {
+        if query.len() != self.dim || k == 0 || self.dim == 0 {
+            return Vec::new();
+        }
+        top_k(self.exact(query, None), k)
+    }
+
+    /// The top `k` with the sign bits' first look (approximate), whatever the size; for
+    /// measuring recall against [`VectorIndex::search`]'s exact answer.
+    pub fn search_approximate(&self, query: &[f32], k: usize, rescore: usize) -> Vec<(i64, f32)> {
+        if query.len() != self.dim || k == 0 || self.dim == 0 {
+            return Vec::new();
+        }
+        let rows = self.by_signs(query, None, rescore.max(k));
+        top_k(self.shortlisted(query, rows, k), k)
     }
 
     fn row(&self, i: usize) -> &[f32] {
@@ -89,22 +149,19 @@ impl FlatIndex {
     /// 8-bit score could reach it. With `v = s·c + e` and `q = t·d + f`,
     /// `|v·q − s·t·(c·d)| ≤ ‖f‖·‖v‖ + ‖e‖·‖t·d‖`, so every row's exact score lies in a known
     /// interval: the `k`-th best lower end is a floor no row above the cut can miss.
-    fn shortlisted(&self, query: &[f32], allowed: Option<&HashSet<i64>>, k: usize) -> Vec<(i64, f32)> {
+    fn shortlisted(&self, query: &[f32], rows: impl IntoIterator<Item = usize>, k: usize) -> Vec<(i64, f32)> {
         let mut d = Vec::with_capacity(self.dim);
         let qq = quantize_into(query, &mut d);
         // ‖t·d‖ = ‖q − f‖ ≤ ‖q‖ + ‖f‖.
         let td_norm = qq.norm + qq.error_norm;
-        let rough: Vec<(usize, f32, f32)> = self
-            .codes
-            .chunks_exact(self.dim)
-            .zip(&self.keys)
-            .zip(&self.quant)
-            .enumerate()
-            .filter(|(_, ((_, key), _))| allowed.is_none_or(|a| a.contains(key)))
-            .map(|(i, ((row, _), q))| {
+        let rough: Vec<(usize, f32, f32)> = rows
+            .into_iter()
+            .filter_map(|i| {
+                let row = self.codes.get(i * self.dim..(i + 1) * self.dim)?;
+                let q = self.quant.get(i)?;
                 let approx = dot_i8(row, &d) as f32 * q.scale * qq.scale;
                 let slack = qq.error_norm * q.norm + q.error_norm * td_norm + ROUNDING_SLACK;
-                (i, approx, slack)
+                Some((i, approx, slack))
             })
             .collect();
         if rough.len() <= k {
@@ -190,19 +247,32 @@ impl VectorIndex for FlatIndex {
             return Vec::new();
         }
         let rows = allowed.map_or(self.keys.len(), |a| a.len().min(self.keys.len()));
-        let mut scored = if rows >= SHORTLIST_MIN_ROWS && rows > k {
-            self.shortlisted(query, allowed, k)
+        let (from, rescore) = match self.approximate_from {
+            0 => (APPROXIMATE_MIN_ROWS, RESCORE_ROWS),
+            // Tests: the same path on a small index, handing over the same share of rows.
+            n => (n, (RESCORE_ROWS * n / APPROXIMATE_MIN_ROWS).max(1)),
+        };
+        let scored = if rows >= from && rows > rescore.max(k) {
+            let near = self.by_signs(query, allowed, rescore.max(k.saturating_mul(64)));
+            self.shortlisted(query, near, k)
+        } else if rows >= SHORTLIST_MIN_ROWS && rows > k {
+            self.shortlisted(query, self.passing(allowed), k)
         } else {
             self.exact(query, allowed)
         };
-        let by_score = |a: &(i64, f32), b: &(i64, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
-        if scored.len() > k {
-            scored.select_nth_unstable_by(k - 1, by_score);
-            scored.truncate(k);
-        }
-        scored.sort_by(by_score);
-        scored
+        top_k(scored, k)
     }
+}
+
+/// The best `k` of `scored`, best first (ties by key).
+fn top_k(mut scored: Vec<(i64, f32)>, k: usize) -> Vec<(i64, f32)> {
+    let by_score = |a: &(i64, f32), b: &(i64, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
+    if scored.len() > k && k > 0 {
+        scored.select_nth_unstable_by(k - 1, by_score);
+        scored.truncate(k);
+    }
+    scored.sort_by(by_score);
+    scored
 }
 
 #[cfg(test)]
@@ -242,6 +312,47 @@ mod tests {
             })
             .collect();
         unit(&v)
+    }
+
+    #[test]
+    fn the_sign_bit_first_look_finds_the_nearest_rows() {
+        let dim = 384;
+        let mut idx = FlatIndex::new(dim);
+        // Forty topics, a hundred rows around each: the shape of real embeddings.
+        let topics: Vec<Vec<f32>> = (0..40).map(|t| random_unit(7_000 + t, dim)).collect();
+        for key in 0..4_000i64 {
+            let noise = random_unit(key as u64 + 11, dim);
+            let t = &topics[(key % 40) as usize];
+            let v: Vec<f32> = t.iter().zip(&noise).map(|(a, b)| a + 0.6 * b).collect();
+            idx.push(key, &unit(&v));
+        }
+        let mut found = 0;
+        let queries = 30u64;
+        for q in 0..queries {
+            let noise = random_unit(900_000 + q, dim);
+            let t = &topics[(q % 40) as usize];
+            let query = unit(&t.iter().zip(&noise).map(|(a, b)| a + 0.6 * b).collect::<Vec<_>>());
+            let exact: Vec<i64> = idx.search_exact(&query, 10).iter().map(|h| h.0).collect();
+            // 400 of 4,000 rows handed to the exact steps.
+            let got = idx.search_approximate(&query, 10, 400);
+            // What it returns carries exact scores, best first.
+            for (key, score) in &got {
+                let row = idx.keys.iter().position(|k| k == key).expect("known key");
+                assert!((dot(idx.row(row), &query) - score).abs() < 1e-6);
+            }
+            assert!(got.windows(2).all(|w| w[0].1 >= w[1].1));
+            found += got.iter().filter(|(k, _)| exact.contains(k)).count();
+        }
+        let recall = found as f64 / (10 * queries) as f64;
+        assert!(recall >= 0.95, "recall@10 {recall}");
+        // Above the threshold, `search` takes this path: lowered here to 2,000 rows.
+        idx.approximate_from = 2_000;
+        let query = unit(&topics[3].iter().map(|x| x + 0.01).collect::<Vec<_>>());
+        let rescore = RESCORE_ROWS * 2_000 / APPROXIMATE_MIN_ROWS;
+        assert_eq!(
+            idx.search(&query, None, 10),
+            idx.search_approximate(&query, 10, rescore.max(640))
+        );
     }
 
     #[test]
