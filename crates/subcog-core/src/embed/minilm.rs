@@ -61,6 +61,7 @@ impl MiniLm {
             serde_json::from_str(&config_text).map_err(|e| corrupt(format!("config.json: {e}")))?;
         // sentence-transformers uses the exact (erf) GELU; keep it whatever the config says.
         config.hidden_act = HiddenAct::Gelu;
+        let tokenizer_span = tracing::debug_span!("embed.load_tokenizer").entered();
         let mut tokenizer =
             Tokenizer::from_file(dir.join("tokenizer.json")).map_err(|e| corrupt(format!("tokenizer.json: {e}")))?;
         tokenizer
@@ -77,6 +78,8 @@ impl MiniLm {
             pad_token: "[PAD]".into(),
             ..Default::default()
         }));
+        drop(tokenizer_span);
+        let _weights_span = tracing::debug_span!("embed.load_weights").entered();
         let fast = if Encoder::supported() {
             // SAFETY: the file is memory-mapped read-only. subcog installs it atomically
             // (write to a temporary name, verify its hash, rename) and never modifies it in
