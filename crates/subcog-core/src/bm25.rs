@@ -11,6 +11,7 @@
 //! `"a"* OR "b"*`: a phrase's frequency in a row is the weighted count of its instances,
 //! added column by column in FTS5's order, so scores are bit-for-bit FTS5's.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 
 /// The columns FTS5 indexes for a memory: content, summary, tags, context.
@@ -42,6 +43,8 @@ pub struct Bm25Index {
     keys: Vec<i64>,
     lengths: Vec<u32>,
     alive: Vec<bool>,
+    /// Documents removed since the last compaction (none: every posting is live).
+    removed: usize,
     by_key: HashMap<i64, u32>,
     max_key: Option<i64>,
     /// FTS5's row count (rows without tokens included) and total token count.
@@ -222,6 +225,7 @@ impl Bm25Index {
             let d = d as usize;
             if self.alive[d] {
                 self.alive[d] = false;
+                self.removed += 1;
                 self.tokens = self.tokens.saturating_sub(u64::from(self.lengths[d]));
             }
             self.by_key.remove(&key);
@@ -256,7 +260,7 @@ impl Bm25Index {
     }
 
     /// The postings of every token starting with `prefix`, merged per live document.
-    fn phrase(&self, prefix: &str) -> Vec<Posting> {
+    fn phrase(&self, prefix: &str) -> Cow<'_, [Posting]> {
         let lo = self.terms.partition_point(|t| **t < *prefix);
         let hi = lo
             + self
@@ -273,8 +277,12 @@ impl Bm25Index {
         let base = self.postings.get(self.starts[lo]..self.starts[hi]).unwrap_or_default();
         let live = |p: &&Posting| self.alive.get(p.doc as usize).copied().unwrap_or(false);
         if hi - lo <= 1 && tail.is_empty() {
-            // One token: its postings are already one per document.
-            return base.iter().filter(live).copied().collect();
+            // One token: its postings are already one per document, read in place unless
+            // some belong to removed documents.
+            if self.removed == 0 {
+                return Cow::Borrowed(base);
+            }
+            return Cow::Owned(base.iter().filter(live).copied().collect());
         }
         let mut all: Vec<Posting> = base
             .iter()
@@ -283,7 +291,7 @@ impl Bm25Index {
             .copied()
             .collect();
         all.sort_unstable_by_key(|p| p.doc);
-        merge_same_doc(all)
+        Cow::Owned(merge_same_doc(all))
     }
 
     /// Ranks the live documents matching any of `prefixes` (one phrase each), returning the
@@ -305,7 +313,7 @@ impl Bm25Index {
             if idf <= 0.0 {
                 idf = 1e-6;
             }
-            for p in &list {
+            for p in list.iter() {
                 let d = p.doc as usize;
                 let mut freq = 0.0f64;
                 for (c, &n) in p.counts.iter().enumerate() {
@@ -383,6 +391,7 @@ impl Bm25Index {
         self.starts = starts;
         self.postings = postings;
         self.tail_postings = 0;
+        self.removed = 0;
     }
 }
 
@@ -459,6 +468,9 @@ mod tests {
         index.remove(1, true);
         let r = index.search(&["cach"], 10);
         assert_eq!(r.rows.iter().map(|(k, _)| *k).collect::<Vec<_>>(), vec![3, 2]);
+        // A one-token phrase read in place skips the removed document too.
+        let r = index.search(&["redi"], 10);
+        assert_eq!(r.rows.iter().map(|(k, _)| *k).collect::<Vec<_>>(), vec![3, 4]);
         // Re-added with other text, under the same key.
         index.append(1, &[("redi".into(), 0)], true);
         assert_eq!(index.search(&["cach"], 10).matches, 2);
