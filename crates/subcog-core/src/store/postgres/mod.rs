@@ -11,6 +11,9 @@
 //! and reads are retried once on a dropped connection.
 
 mod enrichment;
+#[cfg(test)]
+mod keyword_tests;
+mod keywords;
 mod rows;
 mod schema;
 mod search;
@@ -66,6 +69,9 @@ pub struct PgStore {
     label: String,
     /// Models whose HNSW index this process has seen, so a vector write checks once.
     indexed_models: std::sync::Mutex<std::collections::HashSet<String>>,
+    /// The keyword index a long-lived process keeps (`keywords.rs`); `None` until
+    /// [`Store::prepare_keywords`] builds it.
+    keywords: std::sync::Mutex<Option<keywords::Resident>>,
 }
 
 impl std::fmt::Debug for PgStore {
@@ -181,6 +187,7 @@ impl PgStore {
             scope: scope.to_string(),
             label,
             indexed_models: std::sync::Mutex::default(),
+            keywords: std::sync::Mutex::default(),
         };
         let mut conn = store.conn()?;
         schema::migrate(&mut conn, &store.label)?;
@@ -554,6 +561,10 @@ impl Store for PgStore {
 
     fn search_text(&self, terms: &[String], filter: &MemoryFilter, limit: usize) -> Result<Vec<SearchHit>, StoreError> {
         self.search_text_impl(terms, filter, limit)
+    }
+
+    fn prepare_keywords(&self) -> Result<(), StoreError> {
+        self.prepare_keywords_impl()
     }
 
     fn search_vector(

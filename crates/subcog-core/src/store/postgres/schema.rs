@@ -13,7 +13,11 @@ use crate::store::StoreError;
 const MIGRATION_LOCK: i64 = 0x5375_6263_6f67_0001;
 
 /// The migrations, in order; the version of each is its position + 1.
-const MIGRATIONS: &[(&str, &str)] = &[("memories", MIGRATION_1), ("keyword index", MIGRATION_2)];
+const MIGRATIONS: &[(&str, &str)] = &[
+    ("memories", MIGRATION_1),
+    ("keyword index", MIGRATION_2),
+    ("keyword change log", MIGRATION_3),
+];
 
 /// The highest schema version this build knows.
 pub fn latest_version() -> u32 {
@@ -212,6 +216,51 @@ INSERT INTO subcog_terms (scope, lexeme, memory_id, f, doclen)
      GROUP BY m.scope, l.lexeme, m.id, m.doclen;
 INSERT INTO subcog_scope_stats (scope, docs, total_len)
     SELECT scope, count(*), sum(doclen) FROM subcog_memories GROUP BY scope;
+"#;
+
+const MIGRATION_3: &str = r#"
+-- Which memories' postings changed, for processes that keep the keyword index in memory
+-- (`keywords.rs`): every insert, text update and delete of a memory logs its id with the
+-- writing transaction's id. A reader re-reads what was logged at or after the oldest
+-- transaction still running when it last looked, so a transaction that commits late is
+-- not missed. Readers trim entries older than an hour; one that looked longer ago rebuilds.
+CREATE TABLE subcog_terms_log (
+    scope     TEXT NOT NULL,
+    xid       xid8 NOT NULL DEFAULT pg_current_xact_id(),
+    memory_id TEXT NOT NULL,
+    logged_at TIMESTAMPTZ NOT NULL DEFAULT now()
+);
+CREATE INDEX subcog_terms_log_xid ON subcog_terms_log (scope, xid);
+
+CREATE OR REPLACE FUNCTION subcog_index_terms() RETURNS trigger LANGUAGE plpgsql AS $fn$
+BEGIN
+    IF TG_OP = 'UPDATE' THEN
+        DELETE FROM subcog_terms WHERE scope = OLD.scope AND memory_id = OLD.id;
+        UPDATE subcog_scope_stats SET docs = docs - 1, total_len = total_len - OLD.doclen WHERE scope = OLD.scope;
+    END IF;
+    INSERT INTO subcog_terms (scope, lexeme, memory_id, f, doclen)
+        SELECT NEW.scope, l.lexeme, NEW.id,
+               sum(CASE w WHEN 'A' THEN 1.0 WHEN 'B' THEN 0.6 WHEN 'C' THEN 0.4 ELSE 0.6 END), NEW.doclen
+          FROM unnest(NEW.tsv) l, unnest(l.weights) w
+         GROUP BY l.lexeme;
+    INSERT INTO subcog_scope_stats (scope, docs, total_len) VALUES (NEW.scope, 1, NEW.doclen)
+        ON CONFLICT (scope) DO UPDATE SET docs = subcog_scope_stats.docs + 1,
+            total_len = subcog_scope_stats.total_len + excluded.total_len;
+    INSERT INTO subcog_terms_log (scope, memory_id) VALUES (NEW.scope, NEW.id);
+    RETURN NULL;
+END
+$fn$;
+
+CREATE OR REPLACE FUNCTION subcog_unindex_terms() RETURNS trigger LANGUAGE plpgsql AS $fn$
+BEGIN
+    DELETE FROM subcog_terms t USING gone g WHERE t.scope = g.scope AND t.memory_id = g.id;
+    UPDATE subcog_scope_stats s SET docs = s.docs - g.n, total_len = s.total_len - g.len
+      FROM (SELECT scope, count(*) AS n, sum(doclen) AS len FROM gone GROUP BY scope) g
+     WHERE s.scope = g.scope;
+    INSERT INTO subcog_terms_log (scope, memory_id) SELECT scope, id FROM gone;
+    RETURN NULL;
+END
+$fn$;
 "#;
 
 /// The schema version the database records (0 when subcog never migrated it).

@@ -6,6 +6,7 @@ use chrono::{DateTime, Utc};
 use pgvector::Vector;
 
 use super::PgStore;
+use super::keywords::{Resident, order_prefix};
 use super::rows::{self, HIT_COLUMNS, MIN_EVENT_CONFIDENCE, Sql};
 use crate::embed::EmbeddingModel;
 use crate::model::{MemoryId, SearchHit};
@@ -36,6 +37,17 @@ impl PgStore {
         if terms.is_empty() || limit == 0 {
             return Ok(Vec::new());
         }
+        match self.search_resident(terms, filter, limit) {
+            Ok(Some(hits)) => return Ok(hits),
+            Ok(None) => {}
+            Err(e) => {
+                // The SQL path answers the same; the index is built again when asked.
+                tracing::debug!(store = %self.label, error = %e, "resident keyword index dropped");
+                if let Ok(mut k) = self.keywords.lock() {
+                    *k = None;
+                }
+            }
+        }
         // Fast path, as on SQLite: rank alone, then filter the best few; exact whenever
         // enough of them survive the filter, else one query that filters every match.
         let candidates = limit.saturating_mul(3).saturating_add(20);
@@ -46,6 +58,130 @@ impl PgStore {
             return Ok(fast);
         }
         Ok(self.ranked(terms, filter, None, limit)?.0)
+    }
+
+    /// Builds the resident keyword index, or brings it up to date.
+    pub(super) fn prepare_keywords_impl(&self) -> Result<(), StoreError> {
+        let _span = tracing::debug_span!("store.postgres.prepare_keywords").entered();
+        let mut guard = self.keywords.lock().map_err(|_| StoreError::Backend {
+            path: self.label.clone(),
+            message: "keyword index lock poisoned".into(),
+        })?;
+        let mut conn = self.conn()?;
+        let current = match guard.as_mut() {
+            Some(index) => index
+                .refresh(&mut *conn, &self.scope, &[])
+                .map_err(|e| self.err(&e))?
+                .is_some(),
+            None => false,
+        };
+        if !current {
+            let index = Resident::build(&mut conn, &self.scope).map_err(|e| self.err(&e))?;
+            tracing::debug!(store = %self.label, memories = index.documents(), "resident keyword index built");
+            *guard = Some(index);
+        }
+        Ok(())
+    }
+
+    /// The keyword search on the resident index, when this process keeps one: the
+    /// server gives the stems, the statistics and what changed; the index ranks; the
+    /// server filters the best as the SQL path does (its fast path, else every match).
+    fn search_resident(
+        &self,
+        terms: &[String],
+        filter: &MemoryFilter,
+        limit: usize,
+    ) -> Result<Option<Vec<SearchHit>>, StoreError> {
+        let Ok(mut guard) = self.keywords.lock() else {
+            return Ok(None);
+        };
+        let Some(index) = guard.as_mut() else {
+            return Ok(None);
+        };
+        let _span = tracing::debug_span!("store.postgres.search_text_resident", terms = terms.len(), limit).entered();
+        let mut conn = self.conn()?;
+        let look = match index
+            .refresh(&mut *conn, &self.scope, terms)
+            .map_err(|e| self.err(&e))?
+        {
+            Some(look) => look,
+            None => {
+                *index = Resident::build(&mut conn, &self.scope).map_err(|e| self.err(&e))?;
+                match index
+                    .refresh(&mut *conn, &self.scope, terms)
+                    .map_err(|e| self.err(&e))?
+                {
+                    Some(look) => look,
+                    None => return Ok(None),
+                }
+            }
+        };
+        let mut ranked = index.rank(&look);
+        let mut found: Vec<(f64, i64, SearchHit)> = Vec::new();
+        // As the SQL path: the best `candidates` by score then id, filtered, ordered by score
+        // then seq — the answer whenever enough survive or nothing else matched.
+        let candidates = limit.saturating_mul(3).saturating_add(20).min(ranked.len());
+        let mut ordered = order_prefix(&mut ranked, 0, candidates);
+        self.filter_hits(
+            &mut conn,
+            filter,
+            ranked.get(..candidates).unwrap_or_default(),
+            &mut found,
+        )?;
+        // Else, as its exact query: every match filtered. In chunks, each ending where the
+        // score drops, so no memory that would tie on score and win on seq is left out.
+        let (mut start, mut chunk) = (candidates, candidates.saturating_mul(4).max(64));
+        while start < ranked.len() && found.len() < limit {
+            let mut end = start.saturating_add(chunk).min(ranked.len());
+            loop {
+                ordered = order_prefix(&mut ranked, ordered, end + 1);
+                if !ties(&ranked, end) {
+                    break;
+                }
+                // Order ahead in doubling steps, not one memory at a time.
+                ordered = order_prefix(&mut ranked, ordered, end.saturating_mul(2).saturating_add(1));
+                while end < ordered && ties(&ranked, end) {
+                    end += 1;
+                }
+            }
+            self.filter_hits(
+                &mut conn,
+                filter,
+                ranked.get(start..end).unwrap_or_default(),
+                &mut found,
+            )?;
+            start = end;
+            chunk = chunk.saturating_mul(4);
+        }
+        found.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        found.truncate(limit);
+        Ok(Some(found.into_iter().map(|(_, _, h)| h).collect()))
+    }
+
+    /// The memories of `slice` that pass `filter`, with their scores and seq.
+    fn filter_hits(
+        &self,
+        conn: &mut postgres::Client,
+        filter: &MemoryFilter,
+        slice: &[(f64, &str)],
+        found: &mut Vec<(f64, i64, SearchHit)>,
+    ) -> Result<(), StoreError> {
+        if slice.is_empty() {
+            return Ok(());
+        }
+        let scores: std::collections::HashMap<&str, f64> = slice.iter().map(|(s, id)| (*id, *s)).collect();
+        let ids: Vec<String> = slice.iter().map(|(_, id)| (*id).to_string()).collect();
+        let mut sql = Sql::new(&self.scope);
+        let clause = rows::filter_sql(filter, &mut sql);
+        let ids_p = sql.bind(ids);
+        let text = format!("SELECT {HIT_COLUMNS}, m.seq FROM subcog_memories m WHERE m.id = ANY({ids_p}) AND {clause}");
+        for r in conn.query(&text, &sql.refs()).map_err(|e| self.err(&e))? {
+            let id: String = r.try_get(0).map_err(|e| self.err(&e))?;
+            let seq: i64 = r.try_get(5).map_err(|e| self.err(&e))?;
+            let score = scores.get(id.as_str()).copied().unwrap_or(0.0);
+            found.push((score, seq, rows::hit_from_row(&self.label, &r, score)?));
+        }
+        Ok(())
     }
 
     /// BM25 over the postings of the query's stems: the best `limit` after filtering, and
@@ -350,4 +486,9 @@ fn index_name(model: &EmbeddingModel) -> String {
     let digest = Sha256::digest(format!("{}\u{0}{}", model.id, model.dim).as_bytes());
     let hex: String = digest.iter().take(6).map(|b| format!("{b:02x}")).collect();
     format!("subcog_embeddings_hnsw_{hex}")
+}
+
+/// Whether the memory at `at` ties on score with the one before it.
+fn ties(ranked: &[(f64, &str)], at: usize) -> bool {
+    at > 0 && at < ranked.len() && ranked.get(at).map(|r| r.0) == ranked.get(at - 1).map(|r| r.0)
 }
