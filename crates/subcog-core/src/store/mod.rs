@@ -8,6 +8,8 @@
 mod conformance;
 #[cfg(feature = "postgres")]
 pub mod postgres;
+#[cfg(test)]
+mod ranking_tests;
 pub mod sqlite;
 
 use chrono::{DateTime, Utc};
