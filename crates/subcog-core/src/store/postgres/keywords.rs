@@ -10,17 +10,15 @@
 //! on a later search, and reading an entry twice does no harm. Entries older than an hour
 //! are trimmed; a reader whose horizon is older than what was trimmed builds again.
 //! Transaction ids are compared as numbers (PostgreSQL 13's `xid8` has no `max`).
-//! Only [`crate::store::Store::prepare_keywords`] builds it: one-shot processes (hooks, the
-//! CLI) keep the SQL path.
+//! Only [`crate::store::Store::prepare_keywords`] builds it: a one-shot process (a hook
+//! or command that no warm process answers) keeps the SQL path.
 
 use std::collections::{BTreeMap, HashMap};
 use std::time::{Duration, Instant};
 
 use postgres::GenericClient;
 
-/// FTS5's BM25 constants, as in `search.rs`.
-const K1: f64 = 1.2;
-const B: f64 = 0.75;
+use super::search::{B, K1};
 
 /// How old a log entry gets before a reader trims it (an SQL interval).
 const KEEP_LOG: &str = "1 hour";

@@ -12,9 +12,9 @@ use crate::embed::EmbeddingModel;
 use crate::model::{MemoryId, SearchHit};
 use crate::store::{MemoryFilter, StoreError, TermStats};
 
-/// FTS5's BM25 constants.
-const K1: f64 = 1.2;
-const B: f64 = 0.75;
+/// FTS5's BM25 constants (the resident index in `keywords.rs` uses them too).
+pub(super) const K1: f64 = 1.2;
+pub(super) const B: f64 = 0.75;
 
 /// The stems of query terms, as `to_tsvector` stores them (one term may give several, or none).
 const STEMS: &str =
