@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 
 use postgres::GenericClient;
 
-use super::search::{B, K1};
+use super::search::{B, K1, STEMS};
 
 /// How old a log entry gets before a reader trims it (an SQL interval).
 const KEEP_LOG: &str = "1 hour";
@@ -139,24 +139,23 @@ impl Resident {
     }
 
     /// Brings the index up to date and reads what the search needs, in one round trip
-    /// when nothing changed. `Ok(false)`: the log was trimmed past this reader, rebuild.
+    /// when nothing changed. `Ok(None)`: the log was trimmed past this reader, rebuild.
     pub fn refresh(
         &mut self,
         c: &mut impl GenericClient,
         scope: &str,
         terms: &[String],
     ) -> Result<Option<Look>, postgres::Error> {
-        let row = c.query_one(
+        let query = format!(
             "SELECT pg_snapshot_xmin(pg_current_snapshot())::text,
-                    (SELECT coalesce(array_agg(DISTINCT memory_id), '{}') FROM subcog_terms_log
+                    (SELECT coalesce(array_agg(DISTINCT memory_id), '{{}}') FROM subcog_terms_log
                       WHERE scope = $1 AND xid >= $3::text::xid8),
-                    (SELECT coalesce(array_agg(DISTINCT t.lexeme), '{}')
-                       FROM unnest($2::text[]) q, LATERAL unnest(to_tsvector('subcog', q)) t),
+                    (SELECT coalesce(array_agg(stem), '{{}}') FROM ({STEMS}) s),
                     coalesce((SELECT docs::float8 FROM subcog_scope_stats WHERE scope = $1), 0),
                     coalesce((SELECT total_len::float8 FROM subcog_scope_stats WHERE scope = $1), 0),
-                    coalesce((SELECT value::numeric >= $3::text::numeric FROM subcog_meta WHERE scope = $1 AND key = $4), false)",
-            &[&scope, &terms, &self.horizon, &TRIMMED_KEY],
-        )?;
+                    coalesce((SELECT value::numeric >= $3::text::numeric FROM subcog_meta WHERE scope = $1 AND key = $4), false)"
+        );
+        let row = c.query_one(&query, &[&scope, &terms, &self.horizon, &TRIMMED_KEY])?;
         let horizon: String = row.try_get(0)?;
         let changed: Vec<String> = row.try_get(1)?;
         let stems: Vec<String> = row.try_get(2)?;
@@ -179,7 +178,10 @@ impl Resident {
         self.horizon = horizon;
         if self.last_trim.is_none_or(|t| t.elapsed() >= TRIM_EVERY) {
             self.last_trim = Some(Instant::now());
-            trim(c, scope, KEEP_LOG)?;
+            // Trimming is housekeeping: a role that may only read still searches.
+            if let Err(e) = trim(c, scope, KEEP_LOG) {
+                tracing::debug!(scope, error = %e, "keyword change log not trimmed");
+            }
         }
         Ok(Some(Look { stems, docs, total_len }))
     }

@@ -17,7 +17,7 @@ pub(super) const K1: f64 = 1.2;
 pub(super) const B: f64 = 0.75;
 
 /// The stems of query terms, as `to_tsvector` stores them (one term may give several, or none).
-const STEMS: &str =
+pub(super) const STEMS: &str =
     "SELECT DISTINCT t.lexeme AS stem FROM unnest($2::text[]) q, LATERAL unnest(to_tsvector('subcog', q)) t";
 
 /// Postings whose lexeme starts with stem `s.stem`: a range of the terms index in byte
@@ -41,11 +41,9 @@ impl PgStore {
             Ok(Some(hits)) => return Ok(hits),
             Ok(None) => {}
             Err(e) => {
-                // The SQL path answers the same; the index is built again when asked.
-                tracing::debug!(store = %self.label, error = %e, "resident keyword index dropped");
-                if let Ok(mut k) = self.keywords.lock() {
-                    *k = None;
-                }
+                // The SQL path answers the same. The index stays: it changes only after
+                // a read succeeded, so a dropped connection leaves it consistent.
+                tracing::debug!(store = %self.label, error = %e, "resident keyword search failed; searching in SQL");
             }
         }
         // Fast path, as on SQLite: rank alone, then filter the best few; exact whenever
