@@ -429,10 +429,10 @@ impl NotesRepo {
                     commit
                 }
             };
-            let moved = match tip {
-                Some(current) => repo.reference_matching(refname, commit, true, current, message),
-                None => repo.reference(refname, commit, false, message),
-            };
+            // Compare-and-swap under the ref's lock. Creation compares against the zero id:
+            // libgit2's "fail if it exists" check runs before the lock is taken, so two
+            // creators could both pass it and the second would replace the first's commit.
+            let moved = repo.reference_matching(refname, commit, true, tip.unwrap_or(Oid::ZERO_SHA1), message);
             match moved {
                 Ok(_) => return Ok(Some(commit)),
                 Err(e) if matches!(e.code(), ErrorCode::Modified | ErrorCode::Locked | ErrorCode::Exists) => {
@@ -565,11 +565,11 @@ fn signature(repo: &Repository) -> Result<Signature<'static>, git2::Error> {
         .or_else(|_| Signature::now("subcog", "subcog@localhost"))
 }
 
-/// Sleeps a little longer after each failed attempt, with jitter so writers spread out.
+/// Sleeps a random time that grows with the attempt. Random per call (not per process), so
+/// threads of one process that collided do not retry in lockstep and collide again.
 fn backoff(attempt: u32) {
-    let jitter = u64::from(std::process::id() % 7) + u64::from(attempt % 5);
-    let ms = (1u64 << attempt.min(5)) + jitter;
-    std::thread::sleep(Duration::from_millis(ms));
+    let ceiling = 1u64 << attempt.min(5);
+    std::thread::sleep(Duration::from_millis(1 + fastrand::u64(0..=ceiling)));
 }
 
 #[cfg(test)]

@@ -144,6 +144,36 @@ fn concurrent_writers_in_separate_handles_lose_nothing() {
     assert_eq!(notes.entries(MEM).expect("entries").len(), 100);
 }
 
+/// The first write creates the ref. libgit2 checks that a ref is absent before it takes
+/// the ref's lock, so two creators that both saw no ref could each "create" it and the
+/// second would silently replace the first; the creation must compare under the lock.
+#[test]
+fn writers_racing_to_create_the_ref_lose_nothing() {
+    const WRITERS: usize = 6;
+    for round in 0..60 {
+        let (dir, _notes) = repo();
+        let path = Arc::new(dir.path().to_path_buf());
+        let start = Arc::new(std::sync::Barrier::new(WRITERS));
+        let threads: Vec<_> = (0..WRITERS)
+            .map(|t| {
+                let (path, start) = (path.clone(), start.clone());
+                std::thread::spawn(move || {
+                    let notes = NotesRepo::open(&path).expect("open");
+                    start.wait();
+                    notes
+                        .write(MEM, &[edit(&format!("first-{t}"), "x")], "w")
+                        .expect("write");
+                })
+            })
+            .collect();
+        for t in threads {
+            t.join().expect("thread");
+        }
+        let notes = NotesRepo::open(&path).expect("open");
+        assert_eq!(notes.entries(MEM).expect("entries").len(), WRITERS, "round {round}");
+    }
+}
+
 fn memory_note_for(id: &str, content: &str, updated: &str) -> String {
     format!(
         "+++\nsubcog = \"memory/1\"\nid = \"{id}\"\nnamespace = \"decisions\"\ndomain = \"project\"\nstatus = \"active\"\npriority = \"normal\"\nsummary = \"s\"\ncreated_by = \"t\"\ncreated_at = \"2024-01-01T00:00:00.000000Z\"\nupdated_at = \"{updated}\"\n+++\n\n{content}\n"
