@@ -80,8 +80,23 @@ impl Subcog {
         let _span = tracing::info_span!("reindex.notes").entered();
         let mut report = NotesReindex::default();
         for scope in [ScopeKind::Project, ScopeKind::User] {
+            self.check_integrity(scope)?;
+            if let Some(r) = self.reindex_scope(scope, progress)? {
+                report.scopes.push(r);
+            }
+        }
+        Ok(report)
+    }
+
+    /// Rebuilds one scope's index from its notes; `None` when the scope has no notes.
+    pub(crate) fn reindex_scope(
+        &self,
+        scope: ScopeKind,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Result<Option<ScopeReindex>> {
+        {
             let Some(repo) = self.notes_repo(scope, false)? else {
-                continue;
+                return Ok(None);
             };
             let snapshot = self.read_notes(&repo, scope, None)?;
             let mut r = ScopeReindex {
@@ -96,9 +111,8 @@ impl Subcog {
             }
             self.index_memories(scope, snapshot.memories, &snapshot.with_meta, &mut r, progress)?;
             r.restored = self.restore_consolidation(scope, &repo, &mut r.skipped)?;
-            report.scopes.push(r);
+            Ok(Some(r))
         }
-        Ok(report)
     }
 
     /// Rebuilds the consolidation tables (summaries, edges, supersessions, runs) from the

@@ -72,6 +72,8 @@ pub struct Subcog {
     embedder: OnceLock<EmbedderState>,
     events: crate::events::EventBus,
     keys: Option<Keys>,
+    /// What this process should tell the user once (an index rebuilt from notes).
+    notices: std::sync::Mutex<Vec<String>>,
 }
 
 impl std::fmt::Debug for Subcog {
@@ -101,6 +103,7 @@ impl Subcog {
             embedder: OnceLock::new(),
             events: crate::events::EventBus::default(),
             keys: None,
+            notices: std::sync::Mutex::new(Vec::new()),
         }
     }
 
@@ -291,7 +294,17 @@ impl Subcog {
         let store: Arc<dyn Store> = match self.config.storage.postgres_url() {
             Some(url) => self.open_postgres(url, kind)?,
             None => {
-                let sqlite = SqliteStore::open(&scope.path, self.busy_timeout())?;
+                if let Some(dir) = scope.path.parent() {
+                    // Not fatal here: opening reports a directory it cannot create.
+                    if let Err(e) = crate::private::create_dir_within(&self.location.data_dir, dir) {
+                        tracing::warn!(dir = %dir.display(), error = %e, "cannot make the data directory private (mode 0700)");
+                    }
+                }
+                let sqlite = match SqliteStore::open(&scope.path, self.busy_timeout()) {
+                    // The notes are the record: an unreadable index is moved aside and rebuilt.
+                    Err(e @ crate::store::StoreError::Corrupt { .. }) => return self.heal(kind, &e),
+                    other => other?,
+                };
                 if kind == ScopeKind::Project && sqlite.meta("project_root")?.is_none() {
                     sqlite.set_meta("project_root", &self.location.project_root.display().to_string())?;
                 }
@@ -299,6 +312,32 @@ impl Subcog {
             }
         };
         Ok(scope.store.get_or_init(|| store).clone())
+    }
+
+    /// Caches `store` as the scope's store (the first one cached wins) and returns it.
+    pub(crate) fn cache_store(&self, kind: ScopeKind, store: Arc<dyn Store>) -> Arc<dyn Store> {
+        self.scope(kind).store.get_or_init(|| store).clone()
+    }
+
+    /// Whether the scope's store is already open in this process.
+    pub(crate) fn store_is_open(&self, kind: ScopeKind) -> bool {
+        self.scope(kind).store.get().is_some()
+    }
+
+    /// Records something to tell the user once (see [`Subcog::take_notices`]).
+    pub(crate) fn notify(&self, notice: String) {
+        if let Ok(mut n) = self.notices.lock() {
+            n.push(notice);
+        }
+    }
+
+    /// What happened that the user should hear about (an unreadable index rebuilt from
+    /// notes), each returned once: the CLI prints them, hooks show them in Claude Code.
+    pub fn take_notices(&self) -> Vec<String> {
+        self.notices
+            .lock()
+            .map(|mut n| std::mem::take(&mut *n))
+            .unwrap_or_default()
     }
 
     /// The key of a scope on a shared database (see `[storage] project_key`, `user_key`).

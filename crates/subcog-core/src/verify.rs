@@ -78,6 +78,9 @@ impl Subcog {
         let _span = tracing::info_span!("verify", repair).entered();
         let mut report = VerifyReport::default();
         for scope in [ScopeKind::Project, ScopeKind::User] {
+            if repair {
+                self.check_integrity(scope)?;
+            }
             let store = self.store_for_read(scope)?;
             let indexed: Vec<Memory> = match &store {
                 Some(s) => s.list(

@@ -146,6 +146,11 @@ impl App {
         Ok(self.subcog.get_or_init(|| subcog))
     }
 
+    /// The library's services if this command already wired them.
+    pub fn built_subcog(&self) -> Option<&Subcog> {
+        self.subcog.get().map(|s| &**s)
+    }
+
     /// A fresh, owned set of the library's services (for a long-running server that shares
     /// them between tasks).
     pub fn build_subcog(&self) -> Result<Subcog, CommandError> {

@@ -139,6 +139,12 @@ fn init_logging(verbose: u8, quiet: bool) {
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
+        // Colour only on a terminal: a hook's stderr lands in Claude Code's debug log, where
+        // escape sequences are noise.
+        .with_ansi(
+            std::io::IsTerminal::is_terminal(&std::io::stderr())
+                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+        )
         .with_target(false);
     let _ = if spans {
         builder

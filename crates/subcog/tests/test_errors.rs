@@ -89,20 +89,106 @@ fn bad_ids_and_missing_memories() {
     env.run(&["no-such-command"]).fails_with(2);
 }
 
-#[test]
-fn a_file_that_is_not_a_database_is_reported() {
-    let env = TestEnv::new();
-    env.capture("decisions", "first");
-    let db = crate::test_capture_recall::walk(&env.data)
+fn db_file(env: &TestEnv) -> std::path::PathBuf {
+    crate::test_capture_recall::walk(&env.data)
         .into_iter()
         .find(|p| p.extension().is_some_and(|e| e == "db"))
-        .expect("db file");
+        .expect("db file")
+}
+
+/// Replaces the database with bytes that are not a database (its WAL files removed).
+fn clobber(db: &Path) {
     for suffix in ["-wal", "-shm"] {
         let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
     }
-    std::fs::write(&db, vec![b'x'; 8192]).expect("clobber");
-    let out = env.run(&["recall", "first"]).fails_with(4);
-    assert!(out.stderr.contains("corrupt"), "{}", out.stderr);
+    std::fs::write(db, vec![b'x'; 8192]).expect("clobber");
+}
+
+fn moved_aside(db: &Path) -> Vec<std::path::PathBuf> {
+    let name = db.file_name().and_then(|n| n.to_str()).expect("name").to_string();
+    std::fs::read_dir(db.parent().expect("dir"))
+        .expect("read dir")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name().and_then(|n| n.to_str()).is_some_and(|n| {
+                n.starts_with(&format!("{name}.corrupt-")) && !n.ends_with("-wal") && !n.ends_with("-shm")
+            })
+        })
+        .collect()
+}
+
+/// In a git repository the notes are the record: the next command moves the damaged file
+/// aside, rebuilds the index from the notes, answers, and says so once.
+#[test]
+fn an_unreadable_index_is_rebuilt_from_notes_by_the_next_command() {
+    let env = TestEnv::new();
+    env.capture("decisions", "Use PostgreSQL for the orders service");
+    env.capture("learnings", "The flaky upload test was a race in the queue");
+    let db = db_file(&env);
+    clobber(&db);
+    let out = env.run(&["recall", "orders service", "--json"]).ok();
+    assert!(
+        out.stdout.contains("Use PostgreSQL for the orders service"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stderr.contains("rebuilt from git notes: 2 memories"),
+        "{}",
+        out.stderr
+    );
+    let aside = moved_aside(&db);
+    assert_eq!(aside.len(), 1, "the damaged file is kept");
+    assert!(out.stderr.contains(&aside[0].display().to_string()), "{}", out.stderr);
+    // Said once: the next command is quiet.
+    let again = env.run(&["list"]).ok();
+    assert!(!again.stderr.contains("rebuilt"), "{}", again.stderr);
+    assert_eq!(count(&env), 2);
+    let verify = env.run(&["verify", "--json"]).ok().json();
+    assert_eq!(verify["problems"], 0, "{verify}");
+}
+
+/// Damage past the header (the file opens, its pages do not read): `reindex` and
+/// `verify --repair` run SQLite's integrity check, move the file aside and rebuild.
+#[test]
+fn reindex_and_verify_repair_rebuild_a_damaged_database() {
+    for command in [&["reindex", "--no-embed"][..], &["verify", "--repair"][..]] {
+        let env = TestEnv::new();
+        for i in 0..3 {
+            env.capture("decisions", &format!("Decision number {i} about the deploy pipeline"));
+        }
+        let db = db_file(&env);
+        // The last connection to close checkpointed the WAL into the file: damage every
+        // page after the first.
+        assert!(!Path::new(&format!("{}-wal", db.display())).exists());
+        let mut bytes = std::fs::read(&db).expect("read");
+        assert!(bytes.len() > 8192, "{} bytes", bytes.len());
+        for (i, b) in bytes.iter_mut().enumerate().skip(4096) {
+            *b = (i * 31 % 251) as u8;
+        }
+        std::fs::write(&db, bytes).expect("damage");
+        let out = env.run(command).ok();
+        assert!(out.stderr.contains("was unreadable"), "{command:?}: {}", out.stderr);
+        assert_eq!(moved_aside(&db).len(), 1, "{command:?}");
+        assert_eq!(count(&env), 3, "{command:?}");
+    }
+}
+
+/// Outside git there are no notes to rebuild from: the command still works on a fresh
+/// index and says what was lost and where the old file is.
+#[test]
+fn an_unreadable_index_without_notes_is_moved_aside_and_explained() {
+    let env = TestEnv::without_git();
+    env.capture("decisions", "first");
+    let db = db_file(&env);
+    clobber(&db);
+    let out = env.run(&["list"]).ok();
+    assert!(out.stderr.contains("no git notes to rebuild it from"), "{}", out.stderr);
+    let aside = moved_aside(&db);
+    assert_eq!(aside.len(), 1);
+    assert!(out.stderr.contains(&aside[0].display().to_string()), "{}", out.stderr);
+    assert_eq!(std::fs::read(&aside[0]).expect("kept"), vec![b'x'; 8192]);
 }
 
 /// A read-only data directory: capture fails with one line and changes nothing. File
@@ -205,4 +291,44 @@ fn set_mode_recursive(dir: &Path, dir_mode: u32, file_mode: u32) {
         }
         std::fs::set_permissions(&d, std::fs::Permissions::from_mode(dir_mode)).expect("chmod dir");
     }
+}
+
+/// Under the usual umask (022) the data directory and its databases are still private:
+/// 0700 and 0600, so other users of the machine cannot read memories. `status` warns about
+/// a file there that others can read.
+#[test]
+fn the_data_dir_and_databases_are_private_whatever_the_umask() {
+    let env = TestEnv::new();
+    let base = env.command(&[]);
+    let mut cmd = std::process::Command::new("sh");
+    cmd.args([
+        "-c",
+        "umask 022; exec \"$0\" capture -n decisions 'Private by default'",
+        bin(),
+    ])
+    .current_dir(&env.project)
+    .env_clear()
+    .envs(
+        base.get_envs()
+            .filter_map(|(k, v)| v.map(|v| (k.to_owned(), v.to_owned()))),
+    );
+    to_run(cmd.output().expect("run")).ok();
+    let mode = |p: &Path| std::fs::metadata(p).expect("meta").permissions().mode() & 0o777;
+    assert_eq!(mode(&env.data), 0o700);
+    let db = crate::test_capture_recall::walk(&env.data)
+        .into_iter()
+        .find(|p| p.extension().is_some_and(|e| e == "db"))
+        .expect("db file");
+    assert_eq!(mode(&db), 0o600, "{}", db.display());
+    assert_eq!(mode(db.parent().expect("dir")), 0o700);
+
+    let log = env.data.join("daemon.log");
+    std::fs::write(&log, "x").expect("log");
+    std::fs::set_permissions(&log, std::fs::Permissions::from_mode(0o644)).expect("chmod");
+    let status = env.run(&["status", "--json"]).ok().json();
+    let warnings = status["warnings"].to_string();
+    assert!(
+        warnings.contains("daemon.log") && warnings.contains("644"),
+        "{warnings}"
+    );
 }

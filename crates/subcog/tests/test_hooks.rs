@@ -156,6 +156,30 @@ fn every_event_answers_in_claude_codes_schema() {
     );
 }
 
+/// A damaged index does not silence the session: SessionStart rebuilds it from the notes,
+/// injects the memories and tells the user through `systemMessage`.
+#[test]
+fn session_start_rebuilds_an_unreadable_index_and_says_so() {
+    let env = seeded();
+    let db = crate::test_capture_recall::walk(&env.data)
+        .into_iter()
+        .find(|p| p.file_name().is_some_and(|n| n == "subcog.db") && !p.starts_with(env.data.join("user")))
+        .expect("db file");
+    for suffix in ["-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
+    }
+    std::fs::write(&db, vec![b'x'; 8192]).expect("clobber");
+    let input = serde_json::json!({"session_id": "heal", "cwd": env.project, "hook_event_name": "SessionStart", "source": "startup"});
+    let out = hook(&env, "session-start", &input.to_string()).json();
+    check_schema("SessionStart", &out);
+    let message = out["systemMessage"].as_str().unwrap_or_default();
+    assert!(message.contains("rebuilt from git notes"), "{out}");
+    let context = out["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(context.contains("<memory "), "{context}");
+}
+
 #[test]
 fn failures_answer_validly_and_exit_zero() {
     let env = seeded();
@@ -168,6 +192,8 @@ fn failures_answer_validly_and_exit_zero() {
             let run = hook(&env, event, bad);
             check_schema(name, &run.json());
             assert!(run.stderr.contains("hook failed"), "{event} {bad:?}: {}", run.stderr);
+            // stderr is a pipe here, as in Claude Code: no colour escape sequences.
+            assert!(!run.stderr.contains('\u{1b}'), "{event}: {:?}", run.stderr);
         }
         // Fields of unexpected types are ignored, not fatal.
         let run = hook(&env, event, "{\"cwd\": 42, \"prompt\": 7, \"session_id\": null}");

@@ -21,7 +21,7 @@ mod summarize;
 pub mod supersede;
 pub(crate) mod terms;
 
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 
 use chrono::{DateTime, Utc};
 use serde::Serialize;
@@ -236,7 +236,7 @@ impl Subcog {
             context: format!("cannot create {}", dir.display()),
             source: e,
         })?;
-        let file = OpenOptions::new()
+        let file = crate::private::file_options()
             .create(true)
             .truncate(false)
             .write(true)

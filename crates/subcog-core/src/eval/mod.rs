@@ -7,6 +7,7 @@ pub mod locomo;
 pub mod longmemeval;
 pub mod prompts;
 pub mod resolution;
+pub mod secrets;
 pub mod supersession;
 pub mod temporal;
 

@@ -184,6 +184,10 @@ pub struct HookReport {
     pub consolidation_requested: bool,
     /// Notes (skipped because…).
     pub notes: Vec<String>,
+    /// What the user should hear about (an unreadable index rebuilt from notes); shown in
+    /// Claude Code as the hook's `systemMessage`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notices: Vec<String>,
     /// Prompt recall: the evidence of each candidate judged (ids and numbers only).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub gate: Vec<GateLog>,

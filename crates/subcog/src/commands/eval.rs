@@ -102,6 +102,18 @@ pub enum EvalBench {
         #[arg(long)]
         candidates: bool,
     },
+    /// Secret redaction: is every fake secret of the labelled corpus gone from the text
+    /// that would be stored, and is every near-miss (hashes, ids, public keys,
+    /// placeholders) stored unchanged? Recall and false-positive rate per split and kind.
+    ///
+    /// DIR holds secrets.jsonl and near-misses.jsonl, e.g. data/secrets.
+    Secrets {
+        /// The labelled corpus's directory
+        dir: PathBuf,
+        /// List every secret kept and every near-miss changed
+        #[arg(long)]
+        details: bool,
+    },
     /// Time expressions: is each labelled sentence's expression ("the week before last",
     /// "On October 20 we shipped the beta") resolved to its accepted range against the
     /// sentence's own date, and are look-alikes ("Ubuntu 22.04", "every Monday") left
@@ -122,6 +134,7 @@ pub fn run(app: &App, args: EvalArgs) -> CommandResult {
     match args.bench {
         EvalBench::Prompts { dir, details } => prompts(app, &dir, details),
         EvalBench::Resolution { dir, details } => resolution(app, &dir, details),
+        EvalBench::Secrets { dir, details } => secrets(app, &dir, details),
         EvalBench::Supersession {
             dir,
             details,
@@ -233,6 +246,62 @@ fn labelled_set<'a>(
         output::note(&format!("no embedding model: {without_model} (`subcog model install`)"));
     }
     Ok((subcog, embedder))
+}
+
+fn secrets(app: &App, dir: &std::path::Path, details: bool) -> CommandResult {
+    use subcog_core::eval::secrets::Score;
+    for file in ["secrets.jsonl", "near-misses.jsonl"] {
+        if !dir.join(file).is_file() {
+            return Err(CommandError::user(format!(
+                "{} holds no {file} (see data/secrets/README.md)",
+                dir.display()
+            )));
+        }
+    }
+    let report = subcog_core::eval::secrets::run(dir, details)?;
+    if app.json() {
+        return output::print_json(&serde_json::to_value(&report).unwrap_or_default());
+    }
+    let cell = |s: &Score| format!("{:.3} ({}/{})", s.rate, s.hits, s.notes);
+    let mut rows = vec![
+        ["split", "secrets redacted", "near-misses changed"]
+            .map(String::from)
+            .to_vec(),
+    ];
+    for (split, r) in &report.recall {
+        let fp = report.false_positives.get(split).map(cell).unwrap_or_default();
+        rows.push(vec![split.clone(), cell(r), fp]);
+    }
+    let mut out = output::table(&rows, &[output::HEADING]);
+    // Only the kinds that are not perfect: 82 + 37 rows would hide what matters.
+    let mut weak = vec![["split", "kind", "rate"].map(String::from).to_vec()];
+    for (label, by_kind, perfect) in [
+        ("redacted", &report.recall_by_kind, 1.0),
+        ("changed", &report.false_positives_by_kind, 0.0),
+    ] {
+        for (split, kinds) in by_kind.iter().filter(|(s, _)| s.as_str() != "all") {
+            for (kind, s) in kinds.iter().filter(|(_, s)| (s.rate - perfect).abs() > f64::EPSILON) {
+                weak.push(vec![split.clone(), format!("{kind} ({label})"), cell(s)]);
+            }
+        }
+    }
+    if weak.len() > 1 {
+        out.push('\n');
+        out.push_str(&output::table(&weak, &[output::HEADING]));
+    }
+    for f in &report.failures {
+        out.push_str(&format!(
+            "\n{} [{} {}] {}:\n  given:  {}\n  stored: {}\n",
+            f.id,
+            f.split,
+            f.kind,
+            f.what,
+            f.text.replace('\n', "⏎"),
+            f.redacted.replace('\n', "⏎")
+        ));
+    }
+    out.push('\n');
+    output::print(&out)
 }
 
 fn resolution(app: &App, dir: &std::path::Path, details: bool) -> CommandResult {

@@ -133,17 +133,29 @@ fn finish(
 ) -> Value {
     let (out, log) = match result {
         Ok((report, debug_log)) => {
-            let message = match report.captured.len() {
-                0 => None,
-                1 => Some("subcog: captured 1 memory".to_string()),
-                n => Some(format!("subcog: captured {n} memories")),
-            };
+            let mut lines: Vec<String> = report.notices.iter().map(|n| format!("subcog: {n}")).collect();
+            match report.captured.len() {
+                0 => {}
+                1 => lines.push("subcog: captured 1 memory".to_string()),
+                n => lines.push(format!("subcog: captured {n} memories")),
+            }
+            let message = (!lines.is_empty()).then(|| lines.join("\n"));
             let out = answer(event, &report.context, message.as_deref());
             (out, debug_log.map(|path| (path, Some(report))))
         }
         Err((why, debug_log)) => {
             tracing::warn!(event = event.name(), error = %why, "hook failed; answering with empty context");
-            (answer(event, "", None), debug_log.map(|path| (path, None)))
+            // Once per session, not on every prompt: the user should know memory is off.
+            let message = (event == HookEvent::SessionStart).then(|| {
+                format!(
+                    "subcog: no memories this session: {}",
+                    subcog_core::content::one_line(&why, 300)
+                )
+            });
+            (
+                answer(event, "", message.as_deref()),
+                debug_log.map(|path| (path, None)),
+            )
         }
     };
     if let Some((path, report)) = log {
@@ -228,7 +240,10 @@ fn respond(
         return Ok((report, debug_log));
     }
     let subcog = app.subcog().map_err(|e| fail(e.message()))?;
-    report = subcog.hook(event, input, &state_dir).map_err(|e| fail(e.to_string()))?;
+    let result = subcog.hook(event, input, &state_dir);
+    let notices = subcog.take_notices();
+    report = result.map_err(|e| fail(e.to_string()))?;
+    report.notices = notices;
     if matches!(event, HookEvent::Stop | HookEvent::SessionEnd) && cfg.consolidate_on_stop {
         report.consolidation_requested = consolidate_in_background(app);
     }
@@ -297,7 +312,10 @@ fn write_debug_log(path: &Path, event: HookEvent, report: Option<&HookReport>, m
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir)?;
         }
-        let mut f = std::fs::OpenOptions::new().create(true).append(true).open(path)?;
+        let mut f = subcog_core::private::file_options()
+            .create(true)
+            .append(true)
+            .open(path)?;
         // One write per line: two hooks appending at once must not interleave.
         f.write_all(format!("{line}\n").as_bytes())
     };

@@ -38,6 +38,17 @@ use crate::command_error::CommandResult;
 
 /// Runs one command.
 pub fn run(app: &App, command: Command) -> CommandResult {
+    let result = run_command(app, command);
+    // Told once, after the command's own output (an unreadable index rebuilt from notes).
+    if let Some(subcog) = app.built_subcog() {
+        for notice in subcog.take_notices() {
+            crate::output::warn(&notice);
+        }
+    }
+    result
+}
+
+fn run_command(app: &App, command: Command) -> CommandResult {
     match command {
         Command::Capture(args) => capture::run(app, args),
         Command::Recall(args) => recall::run(app, args),

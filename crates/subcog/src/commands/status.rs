@@ -122,6 +122,19 @@ fn integration(app: &App) -> Result<Integration, crate::command_error::CommandEr
             d.at, d.event, d.first, d.second
         ));
     }
+    if let Ok(dir) = app.data_dir() {
+        let exposed = subcog_core::private::exposed(&dir);
+        if let Some(first) = exposed.first() {
+            warnings.push(format!(
+                "{} path(s) in the data directory can be read by other users, e.g. {} (mode {:o}): \
+                 run `chmod -R go-rwx {}`",
+                exposed.len(),
+                first.path.display(),
+                first.mode,
+                dir.display()
+            ));
+        }
+    }
     let subcog = app.subcog()?;
     let (requested, checks) = subcog.llm_providers("auto")?;
     let used: Vec<&str> = checks.iter().filter(|c| c.used).map(|c| c.name.as_str()).collect();

@@ -165,7 +165,7 @@ fn start_daemon(app: &App, data_dir: &Path) {
         // Nothing stored yet: nothing to keep warm.
         return;
     }
-    let log = std::fs::OpenOptions::new()
+    let log = subcog_core::private::file_options()
         .create(true)
         .append(true)
         .open(data_dir.join(LOG))

@@ -88,8 +88,8 @@ pub fn bind(data_dir: &Path, owner: Owner) -> Result<Option<Listening>, CommandE
             data_dir.display()
         ))
     })?;
-    std::fs::create_dir_all(data_dir)?;
-    let lock = std::fs::OpenOptions::new()
+    subcog_core::private::create_dir_within(data_dir, data_dir)?;
+    let lock = subcog_core::private::file_options()
         .create(true)
         .truncate(false)
         .write(true)

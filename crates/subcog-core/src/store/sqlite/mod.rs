@@ -78,6 +78,27 @@ pub(crate) fn map_err(path: &str, e: rusqlite::Error) -> StoreError {
     }
 }
 
+/// SQLite's `quick_check` of the database at `path`, read-only: `Corrupt` when it finds
+/// damage (or the file is not a database).
+pub fn quick_check(path: &Path) -> Result<(), StoreError> {
+    let label = path.display().to_string();
+    let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)
+        .map_err(|e| map_err(&label, e))?;
+    let mut stmt = conn.prepare("PRAGMA quick_check").map_err(|e| map_err(&label, e))?;
+    let rows: Vec<String> = stmt
+        .query_map([], |r| r.get::<_, String>(0))
+        .map_err(|e| map_err(&label, e))?
+        .collect::<Result<_, _>>()
+        .map_err(|e| map_err(&label, e))?;
+    match rows.first().map(String::as_str) {
+        Some("ok") => Ok(()),
+        _ => Err(StoreError::Corrupt {
+            path: label,
+            message: rows.into_iter().take(3).collect::<Vec<_>>().join("; "),
+        }),
+    }
+}
+
 impl SqliteStore {
     /// Opens (creating when needed) the database at `path` and migrates it.
     pub fn open(path: &Path, busy_timeout: Duration) -> Result<Self, StoreError> {
@@ -90,6 +111,16 @@ impl SqliteStore {
             StoreError::Open { path: p, message } => readonly_or_open(path, p, message),
             other => other,
         })?;
+        // Before WAL mode is set: SQLite gives the -wal and -shm files the database's mode.
+        for file in [
+            path.to_path_buf(),
+            path.with_extension("db-wal"),
+            path.with_extension("db-shm"),
+        ] {
+            if let Err(e) = crate::private::restrict_file(&file) {
+                tracing::warn!(path = %file.display(), error = %e, "cannot make the database private (mode 0600)");
+            }
+        }
         Self::setup(conn, path.to_path_buf(), label, busy_timeout, true).map_err(|e| match e {
             StoreError::Open { path: p, message } => readonly_or_open(path, p, message),
             other => other,
