@@ -5,6 +5,11 @@
 //! git repository (or with `storage.git_notes` off), or when notes arrive by plain
 //! `git fetch`. `verify` lists every difference and every unusable note; `--repair` makes
 //! both sides whole (the newer version of a record wins) and never deletes a memory.
+//!
+//! A note without its index row is completed by `verify` itself, without `--repair`: a
+//! capture killed between the note's commit and the index's leaves exactly that, and the
+//! note is the record. It is indexed under the index's write lock, which every writer
+//! holds while it writes its note, so a capture still in flight is never overtaken.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -30,8 +35,11 @@ pub struct ScopeVerify {
     pub notes: usize,
     /// Memories in the index (every status).
     pub indexed: usize,
-    /// Ids with a note but no index row.
+    /// Ids with a note but no index row (before `--repair`).
     pub notes_only: Vec<String>,
+    /// Ids with a note but no index row that `verify` indexed from the note without
+    /// `--repair` (an interrupted capture, notes from a plain `git fetch`).
+    pub completed: Vec<String>,
     /// Ids with an index row but no note.
     pub index_only: Vec<String>,
     /// Ids whose note and row disagree.
@@ -169,6 +177,22 @@ impl Subcog {
                         to_note.push(m.clone());
                     }
                 }
+            }
+            if !repair && !v.notes_only.is_empty() {
+                let only: BTreeSet<&String> = v.notes_only.iter().collect();
+                let complete: Vec<Memory> = to_index
+                    .iter()
+                    .filter(|m| only.contains(&m.id.to_string()))
+                    .cloned()
+                    .collect();
+                let mut r = ScopeReindex::default();
+                self.index_memories(scope, complete, &snapshot.with_meta, &mut r, &mut |_, _| {})?;
+                tracing::info!(
+                    scope = scope.as_str(),
+                    count = v.notes_only.len(),
+                    "indexed notes that had no index row"
+                );
+                v.completed = std::mem::take(&mut v.notes_only);
             }
             if repair {
                 let mut repaired = Repaired::default();

@@ -277,3 +277,31 @@ fn verify_repair_writes_notes_for_memories_captured_before_git() {
         env.run(&["get", id]).ok();
     }
 }
+
+/// A capture killed after its note was committed and before its index row was leaves a
+/// note without a row. `verify` completes it from the note by itself: clean without
+/// `--repair`, and the memory is back in the index.
+#[test]
+fn verify_completes_a_capture_interrupted_between_note_and_row() {
+    let env = TestEnv::new();
+    env.capture("decisions", "Written whole before the interruption");
+    let db = crate::test_capture_recall::walk(&env.data)
+        .into_iter()
+        .find(|p| p.extension().is_some_and(|e| e == "db"))
+        .expect("db file");
+    let before = std::fs::read(&db).expect("read");
+    let id = env.capture("decisions", "Its note was committed, its row was not");
+    // The index as it was before the second capture's transaction committed.
+    std::fs::write(&db, before).expect("restore");
+    assert_eq!(note_count(&env), 2);
+    let out = env.run(&["verify", "--json"]).ok().json();
+    assert_eq!(out["problems"], 0, "{out}");
+    assert_eq!(out["scopes"][0]["completed"][0], id.as_str(), "{out}");
+    assert_eq!(env.run(&["get", &id, "--json"]).ok().json()["id"], id.as_str());
+    let again = env.run(&["verify", "--json"]).ok().json();
+    assert_eq!(
+        again["scopes"][0]["completed"].as_array().map(Vec::len),
+        Some(0),
+        "{again}"
+    );
+}

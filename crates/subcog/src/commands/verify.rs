@@ -57,6 +57,12 @@ pub fn run(app: &App, args: VerifyArgs) -> CommandResult {
                     out.push_str(&format!("  {label}: {}\n", ids.join(", ")));
                 }
             }
+            if !s.completed.is_empty() {
+                out.push_str(&format!(
+                    "  indexed from their notes (an interrupted write, or notes fetched by git): {}\n",
+                    s.completed.join(", ")
+                ));
+            }
             for issue in &s.invalid {
                 out.push_str(&format!(
                     "  unreadable note {} in {}: {}\n",
