@@ -60,6 +60,9 @@ pub struct CaptureOutcome {
     pub duplicate: bool,
     /// Secrets that were replaced before storing.
     pub redactions: Vec<Redaction>,
+    /// Why the memory was held back in quarantine (its text reads as an instruction to the
+    /// agent); `None` when it was stored active.
+    pub quarantine: Option<crate::quarantine::Verdict>,
 }
 
 /// Text fields of a memory after redaction.
@@ -183,6 +186,7 @@ impl Subcog {
             .created_by
             .filter(|c| !c.trim().is_empty())
             .unwrap_or_else(|| self.config.capture.created_by.clone());
+        let quarantine = crate::quarantine::hold(&mut memory);
 
         // The vector is a derived index: if inference fails the memory is still stored, and
         // `subcog reindex --embeddings` fills the gap later.
@@ -205,16 +209,21 @@ impl Subcog {
                     memory,
                     duplicate: false,
                     redactions,
+                    quarantine,
                 })
             }
             InsertOutcome::DuplicateContent(id) | InsertOutcome::DuplicateId(id) => {
                 tracing::info!(memory_id = %id, "duplicate content; returning the existing memory");
                 let store = self.store_for_write(scope)?;
                 let existing = store.get(&id)?.ok_or(Error::NotFound { id: id.to_string() })?;
+                let quarantine = (existing.status == crate::model::Status::Quarantined)
+                    .then(|| crate::quarantine::assess(&existing.content))
+                    .flatten();
                 Ok(CaptureOutcome {
                     memory: existing,
                     duplicate: true,
                     redactions,
+                    quarantine,
                 })
             }
         }

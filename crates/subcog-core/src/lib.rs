@@ -28,6 +28,7 @@ pub mod model;
 pub mod notes;
 pub mod persist;
 pub mod private;
+pub mod quarantine;
 pub mod reason;
 pub mod recall;
 pub mod reindex;
@@ -46,3 +47,6 @@ pub mod verify;
 
 pub use error::{Error, Result, ValidationError};
 pub use service::{ScopeKind, Subcog};
+
+#[cfg(test)]
+mod outside_input_tests;

@@ -214,8 +214,14 @@ impl Subcog {
         if let Some(p) = req.priority {
             m.priority = p;
         }
-        if let Some(s) = req.status {
-            m.status = s;
+        match req.status {
+            // A status the user sets is theirs: `--status active` releases a quarantined one.
+            Some(s) => m.status = s,
+            // New text of an active memory is screened like a capture.
+            None if m.content_hash != before.content_hash => {
+                crate::quarantine::hold(&mut m);
+            }
+            None => {}
         }
         if req.not_superseded {
             let Some(newer) = m.superseded_by.take() else {

@@ -449,7 +449,7 @@ fn stand_in(
         let Some(m) = store.get(&newer)? else { continue };
         let passes = m.is_live()
             && (filter.tiers.is_empty() || filter.tiers.contains(&m.tier))
-            && (filter.statuses.is_empty() || filter.statuses.contains(&m.status))
+            && filter.admits(m.status)
             && (filter.namespaces.is_empty() || filter.namespaces.contains(&m.namespace))
             && (filter.domains.is_empty() || filter.domains.contains(&m.domain));
         if !passes {
@@ -536,7 +536,7 @@ fn place_replacements(
     let passes = |m: &Memory| {
         m.is_live()
             && (filter.tiers.is_empty() || filter.tiers.contains(&m.tier))
-            && (filter.statuses.is_empty() || filter.statuses.contains(&m.status))
+            && filter.admits(m.status)
             && (filter.namespaces.is_empty() || filter.namespaces.contains(&m.namespace))
             && (filter.domains.is_empty() || filter.domains.contains(&m.domain))
     };

@@ -12,6 +12,7 @@ use std::collections::BTreeSet;
 use serde::Serialize;
 
 use crate::error::{Error, Result};
+use crate::model::Memory;
 use crate::notes::merge::MergeStats;
 use crate::notes::{self, NotesRef, NotesRepo};
 use crate::reindex::ScopeReindex;
@@ -51,6 +52,9 @@ pub struct SyncReport {
     pub indexed: ScopeReindex,
     /// Memories embedded after indexing.
     pub embedded: usize,
+    /// Memories that arrived reading as instructions to the agent: held in quarantine here
+    /// and in their notes (pushed, so the team's copies are held back too).
+    pub quarantined: Vec<String>,
 }
 
 /// What `subcog init --sync` configured.
@@ -168,6 +172,7 @@ impl Subcog {
         let mut refs: Vec<RefSync> = Vec::new();
         let mut changed = BTreeSet::new();
         let mut rounds = 0;
+        let mut quarantined: Vec<String> = Vec::new();
         let mut indexed = ScopeReindex {
             scope: scope.as_str().into(),
             repository: repo.path().display().to_string(),
@@ -193,9 +198,10 @@ impl Subcog {
             // notes the index never sees (the next merge would find nothing new).
             let arrived: BTreeSet<_> = std::mem::take(&mut changed);
             if !arrived.is_empty() {
-                let snapshot = self.read_notes(&repo, scope, Some(&arrived))?;
+                let mut snapshot = self.read_notes(&repo, scope, Some(&arrived))?;
                 indexed.notes += snapshot.memories.len();
                 indexed.skipped.extend(snapshot.issues.iter().cloned());
+                let held = self.screen_arrivals(scope, &mut snapshot.memories)?;
                 self.index_memories(
                     scope,
                     snapshot.memories,
@@ -203,6 +209,15 @@ impl Subcog {
                     &mut indexed,
                     &mut |_, _| {},
                 )?;
+                if !held.is_empty() {
+                    let edits: Vec<_> = held.iter().map(crate::persist::note_edit).collect();
+                    repo.write(
+                        &NotesRef::Memories.refname(),
+                        &edits,
+                        &format!("subcog: sync held {} arriving notes in quarantine", edits.len()),
+                    )?;
+                    quarantined.extend(held.iter().map(|m| m.id.to_string()));
+                }
             }
             // Push only what we have and the remote lacks.
             let mut to_push = Vec::new();
@@ -249,7 +264,23 @@ impl Subcog {
             pushed,
             indexed,
             embedded,
+            quarantined,
         })
+    }
+
+    /// Holds back arriving memories whose text is new here and reads as an instruction to
+    /// the agent. A memory whose content the index already has keeps the status its note
+    /// carries, so a release made on another machine is not undone.
+    fn screen_arrivals(&self, scope: ScopeKind, arrivals: &mut [Memory]) -> Result<Vec<Memory>> {
+        let store = self.store_for_write(scope)?;
+        let mut held = Vec::new();
+        for m in arrivals.iter_mut() {
+            let known = store.get(&m.id)?.is_some_and(|old| old.content == m.content);
+            if !known && crate::quarantine::hold(m).is_some() {
+                held.push(m.clone());
+            }
+        }
+        Ok(held)
     }
 }
 

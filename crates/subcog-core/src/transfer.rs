@@ -140,6 +140,8 @@ pub struct ImportReport {
     pub duplicate_content: usize,
     /// Records in which secrets were redacted.
     pub redacted: usize,
+    /// Records held in quarantine: their text reads as an instruction to the agent.
+    pub quarantined: usize,
     /// Nothing was written.
     pub dry_run: bool,
 }
@@ -176,6 +178,7 @@ impl Subcog {
                         message: e.to_string(),
                     })?;
             report.redacted += usize::from(redacted);
+            report.quarantined += usize::from(memory.status == Status::Quarantined);
             let scope = ScopeKind::for_domain(memory.domain);
             if let Some((_, list)) = by_scope.iter_mut().find(|(k, _)| *k == scope) {
                 list.push(memory);
@@ -310,6 +313,9 @@ impl Subcog {
         }
         m.content_hash = content::content_hash(&m.content);
         crate::temporal::annotate(&mut m, &self.temporal_options());
+        // Imported text is outside text like any capture: an active record that reads as an
+        // instruction to the agent is held back (a record already quarantined stays so).
+        crate::quarantine::hold(&mut m);
         Ok((m, redacted))
     }
 }

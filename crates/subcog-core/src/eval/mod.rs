@@ -6,6 +6,7 @@
 pub mod locomo;
 pub mod longmemeval;
 pub mod prompts;
+pub mod quarantine;
 pub mod resolution;
 pub mod secrets;
 pub mod supersession;

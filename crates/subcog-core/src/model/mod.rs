@@ -92,6 +92,9 @@ string_enum! {
         Archived => "archived",
         /// Soft-deleted by a user; excluded everywhere but export.
         Deleted => "deleted",
+        /// Held back: its text reads as an instruction to the agent (see `quarantine`).
+        /// Never injected, recalled only when asked for; a user releases it.
+        Quarantined => "quarantined",
     }
 }
 

@@ -9,6 +9,8 @@
 
 mod rules;
 
+pub(crate) use rules::ascii as ascii_classes;
+
 use regex::Regex;
 use serde::{Deserialize, Serialize};
 use std::fmt;

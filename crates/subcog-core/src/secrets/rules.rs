@@ -519,7 +519,7 @@ pub(super) fn all() -> Vec<Rule> {
 /// The pattern with ASCII word boundaries, spaces and digits: secrets are ASCII, and
 /// Unicode classes make the rules slower to compile (42 → 30 ms for all of them in a
 /// debug build).
-fn ascii(re: &str) -> String {
+pub(crate) fn ascii(re: &str) -> String {
     re.replace(r"\b", r"(?-u:\b)")
         .replace(r"\s", r"[\t\n\x0B\x0C\r ]")
         .replace(r"\d", "[0-9]")

@@ -137,7 +137,8 @@ pub struct MemoryFilter {
     pub tags: Vec<String>,
     /// Any of these domains.
     pub domains: Vec<Domain>,
-    /// Any of these statuses; empty means every status except `deleted`.
+    /// Any of these statuses; empty means every status except `deleted` and `quarantined`
+    /// (held back until a user releases it, so only ever listed when asked for).
     pub statuses: Vec<Status>,
     /// Any of these tiers.
     pub tiers: Vec<Tier>,
@@ -148,6 +149,17 @@ pub struct MemoryFilter {
     /// Happened in `[start, end)`: a dated reference in the content overlaps the period, or
     /// the memory has none and was captured in it (event time, not capture time).
     pub happened: Option<(DateTime<Utc>, DateTime<Utc>)>,
+}
+
+impl MemoryFilter {
+    /// Whether a memory of `status` passes the status filter.
+    pub fn admits(&self, status: Status) -> bool {
+        if self.statuses.is_empty() {
+            !matches!(status, Status::Deleted | Status::Quarantined)
+        } else {
+            self.statuses.contains(&status)
+        }
+    }
 }
 
 /// Order of [`Store::list`] results.

@@ -93,11 +93,21 @@ pub fn run(app: &App, args: CaptureArgs) -> CommandResult {
             .collect();
         output::note(&format!("redacted secrets before storing: {}", kinds.join(", ")));
     }
+    if let Some(v) = &outcome.quarantine {
+        output::warn(&format!(
+            "held in quarantine: it reads as an instruction to the agent ({}); it is never injected \
+             into sessions. Review with `subcog review --quarantined`, release with \
+             `subcog update {} --status active`",
+            v.summary(),
+            outcome.memory.id
+        ));
+    }
     if app.json() {
         return output::print_json(&serde_json::json!({
             "id": outcome.memory.id.to_string(),
             "duplicate": outcome.duplicate,
             "redactions": outcome.redactions,
+            "quarantine": outcome.quarantine,
             "memory": output::memory_json(&outcome.memory, None),
         }));
     }

@@ -102,6 +102,18 @@ pub enum EvalBench {
         #[arg(long)]
         candidates: bool,
     },
+    /// Quarantine: are the labelled attacks (text that tries to steer the agent that
+    /// recalls it) held back, and ordinary notes with the same words kept? Catch rate and
+    /// false-positive rate per split and kind.
+    ///
+    /// DIR holds corpus.jsonl, e.g. data/quarantine.
+    Quarantine {
+        /// The labelled corpus's directory
+        dir: PathBuf,
+        /// List every attack let through and every benign note held back
+        #[arg(long)]
+        details: bool,
+    },
     /// Secret redaction: is every fake secret of the labelled corpus gone from the text
     /// that would be stored, and is every near-miss (hashes, ids, public keys,
     /// placeholders) stored unchanged? Recall and false-positive rate per split and kind.
@@ -135,6 +147,7 @@ pub fn run(app: &App, args: EvalArgs) -> CommandResult {
         EvalBench::Prompts { dir, details } => prompts(app, &dir, details),
         EvalBench::Resolution { dir, details } => resolution(app, &dir, details),
         EvalBench::Secrets { dir, details } => secrets(app, &dir, details),
+        EvalBench::Quarantine { dir, details } => quarantine(app, &dir, details),
         EvalBench::Supersession {
             dir,
             details,
@@ -246,6 +259,66 @@ fn labelled_set<'a>(
         output::note(&format!("no embedding model: {without_model} (`subcog model install`)"));
     }
     Ok((subcog, embedder))
+}
+
+fn quarantine(app: &App, dir: &std::path::Path, details: bool) -> CommandResult {
+    use subcog_core::eval::quarantine::Score;
+    if !dir.join("corpus.jsonl").is_file() {
+        return Err(CommandError::user(format!(
+            "{} holds no corpus.jsonl (see data/quarantine/README.md)",
+            dir.display()
+        )));
+    }
+    let report = subcog_core::eval::quarantine::run(dir, details)?;
+    if app.json() {
+        return output::print_json(&serde_json::to_value(&report).unwrap_or_default());
+    }
+    let cell = |s: Option<&Score>| {
+        s.map(|s| format!("{:.3} ({}/{})", s.rate, s.held, s.notes))
+            .unwrap_or_default()
+    };
+    let mut rows = vec![
+        ["split", "attacks caught", "benign held", "trigger-* held"]
+            .map(String::from)
+            .to_vec(),
+    ];
+    for split in report.caught.keys() {
+        rows.push(vec![
+            split.clone(),
+            cell(report.caught.get(split)),
+            cell(report.false_positives.get(split)),
+            cell(report.trigger_false_positives.get(split)),
+        ]);
+    }
+    let mut out = output::table(&rows, &[output::HEADING]);
+    let mut weak = vec![["split", "kind", "held"].map(String::from).to_vec()];
+    for (split, kinds) in report.kinds.iter().filter(|(s, _)| s.as_str() != "all") {
+        for (kind, s) in kinds {
+            let perfect = if kind.starts_with("attack") { 1.0 } else { 0.0 };
+            if (s.rate - perfect).abs() > f64::EPSILON {
+                weak.push(vec![split.clone(), kind.clone(), cell(Some(s))]);
+            }
+        }
+    }
+    if weak.len() > 1 {
+        out.push('\n');
+        out.push_str(&output::table(&weak, &[output::HEADING]));
+    }
+    for f in &report.failures {
+        out.push_str(&format!(
+            "\n{} [{} {}] {}: {}\n",
+            f.id,
+            f.split,
+            f.kind,
+            f.what,
+            f.text.replace('\n', "⏎")
+        ));
+        if !f.reasons.is_empty() {
+            out.push_str(&format!("  because {}\n", f.reasons.join("; ")));
+        }
+    }
+    out.push('\n');
+    output::print(&out)
 }
 
 fn secrets(app: &App, dir: &std::path::Path, details: bool) -> CommandResult {

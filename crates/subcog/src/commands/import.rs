@@ -55,6 +55,13 @@ pub fn run(app: &App, args: ImportArgs) -> CommandResult {
     if app.json() {
         return output::print_json(&serde_json::to_value(&report).unwrap_or_default());
     }
+    if report.quarantined > 0 {
+        output::warn(&format!(
+            "{} records read as instructions to the agent and are held in quarantine: \
+             `subcog review --quarantined` lists them",
+            report.quarantined
+        ));
+    }
     let prefix = if report.dry_run {
         "dry run: would import"
     } else {

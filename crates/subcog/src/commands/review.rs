@@ -10,16 +10,24 @@ use crate::output;
 /// What consolidation decided that a person may want to check: every memory it marked
 /// superseded, with the memory that replaced it and the reason (subject, old and new
 /// value, the rule and its evidence). Undo one with `subcog update OLD --not-superseded`;
-/// the next run will not redo it.
+/// the next run will not redo it. With `--quarantined`: every memory held back because its
+/// text reads as an instruction to the agent, with why; release one with
+/// `subcog update ID --status active`.
 #[derive(Debug, Args)]
 pub struct ReviewArgs {
-    /// Only supersessions whose reason or either memory mentions this text
+    /// Only entries whose reason or memories mention this text
     #[arg(long)]
     pub grep: Option<String>,
+    /// List the memories held in quarantine instead of supersessions
+    #[arg(long)]
+    pub quarantined: bool,
 }
 
 /// Runs `review`.
 pub fn run(app: &App, args: ReviewArgs) -> CommandResult {
+    if args.quarantined {
+        return quarantined(app, args.grep.as_deref());
+    }
     let subcog = app.subcog()?;
     let mut rows = Vec::new();
     for scope in [ScopeKind::Project, ScopeKind::User] {
@@ -83,4 +91,51 @@ pub fn run(app: &App, args: ReviewArgs) -> CommandResult {
         rows.len()
     ));
     output::print(&text).map_err(|e: CommandError| e)
+}
+
+/// `review --quarantined`: each held memory with the rule families it matched.
+fn quarantined(app: &App, grep: Option<&str>) -> CommandResult {
+    use subcog_core::model::Status;
+    use subcog_core::store::{ListOrder, MemoryFilter};
+    let filter = MemoryFilter {
+        statuses: vec![Status::Quarantined],
+        ..Default::default()
+    };
+    let held: Vec<_> = app
+        .subcog()?
+        .list(&filter, ListOrder::NewestFirst, None)?
+        .into_iter()
+        .filter(|m| grep.is_none_or(|g| m.content.to_lowercase().contains(&g.to_lowercase())))
+        .collect();
+    let why = |m: &subcog_core::model::Memory| {
+        subcog_core::quarantine::assess(&m.content)
+            .map(|v| v.reasons)
+            .unwrap_or_else(|| vec!["held back when it was stored".into()])
+    };
+    if app.json() {
+        let rows: Vec<_> = held
+            .iter()
+            .map(|m| serde_json::json!({"memory": output::memory_json(m, None), "reasons": why(m)}))
+            .collect();
+        return output::print_json(&serde_json::Value::Array(rows));
+    }
+    if held.is_empty() {
+        return output::print("no memories in quarantine\n");
+    }
+    let mut text = String::new();
+    for m in &held {
+        text.push_str(&format!(
+            "{} [{}] {}\n  why: {}\n\n",
+            output::paint(output::ID, &m.id.to_string()),
+            m.namespace,
+            subcog_core::content::one_line(&m.content, 200),
+            why(m).join("; ")
+        ));
+    }
+    text.push_str(&format!(
+        "{} memories held back: never injected into sessions, recalled only with --status quarantined. \
+         Release one: subcog update <id> --status active\n",
+        held.len()
+    ));
+    output::print(&text)
 }

@@ -64,6 +64,14 @@ pub fn run(app: &App, args: SyncArgs) -> CommandResult {
             report.pushed.join(", ")
         }
     ));
+    if !report.quarantined.is_empty() {
+        output::warn(&format!(
+            "{} arriving memories read as instructions to the agent and are held in quarantine \
+             ({}): `subcog review --quarantined` lists them",
+            report.quarantined.len(),
+            report.quarantined.join(", ")
+        ));
+    }
     if report.embedded > 0 {
         out.push_str(&format!("  embedded {} memories\n", report.embedded));
     }

@@ -214,7 +214,7 @@ pub(super) fn filter_sql(f: &MemoryFilter, sql: &mut Sql) -> String {
     );
     any_of("tier", f.tiers.iter().map(|t| t.as_str().to_string()).collect(), sql);
     if f.statuses.is_empty() {
-        clauses.push("m.status <> 'deleted'".into());
+        clauses.push("m.status NOT IN ('deleted', 'quarantined')".into());
     } else {
         any_of(
             "status",

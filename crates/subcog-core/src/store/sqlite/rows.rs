@@ -258,7 +258,7 @@ pub(crate) fn filter_sql(f: &MemoryFilter) -> (String, Vec<Value>) {
         &mut params,
     );
     if f.statuses.is_empty() {
-        clauses.push("m.status <> 'deleted'".into());
+        clauses.push("m.status NOT IN ('deleted', 'quarantined')".into());
     } else {
         any_of(
             "status",

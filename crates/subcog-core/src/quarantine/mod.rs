@@ -1,0 +1,55 @@
+//! Quarantine: text stored as a memory that reads as an instruction to the agent who will
+//! later recall it — "ignore previous instructions", a fake `System:` turn, a forged tool
+//! call, a closing tag of subcog's own blocks, a request for credentials or to send data
+//! out — is stored (nothing a user captured is lost) but held back: status `quarantined`,
+//! never injected by hooks, never recalled unless asked for, listed by `subcog review
+//! --quarantined`, released by the user (`subcog update ID --status active`).
+//!
+//! Owns the judgement ([`assess`]) and marking a memory ([`hold`]). The rules look at the
+//! text after [`normalize`] has undone obfuscation. They ask for the shape of an
+//! instruction addressed to an agent, not for trigger words: "ignore case", "the system
+//! prompt template", "human review" and a parser test that mentions `</memory>` stay.
+//! Measured by `subcog eval quarantine` (docs/RELIABILITY.md).
+
+mod normalize;
+mod rules;
+
+use serde::Serialize;
+
+use crate::model::{Memory, Status};
+
+/// Why a text was held back: each family of rule that matched, with the words it saw.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Verdict {
+    /// What it matched, e.g. `override: "ignore all previous instructions"`.
+    pub reasons: Vec<String>,
+}
+
+impl Verdict {
+    /// The reasons on one line.
+    pub fn summary(&self) -> String {
+        self.reasons.join("; ")
+    }
+}
+
+/// Whether `text` reads as an instruction to the agent, and why.
+pub fn assess(text: &str) -> Option<Verdict> {
+    let readings = normalize::read(text);
+    let reasons = rules::matches(text, &readings);
+    (!reasons.is_empty()).then_some(Verdict { reasons })
+}
+
+/// Holds an active memory back when its content reads as an instruction to the agent.
+/// Returns the verdict when it did; other statuses are left as they are.
+pub fn hold(memory: &mut Memory) -> Option<Verdict> {
+    if memory.status != Status::Active {
+        return None;
+    }
+    let verdict = assess(&memory.content)?;
+    tracing::info!(id = %memory.id, reasons = %verdict.summary(), "memory quarantined");
+    memory.status = Status::Quarantined;
+    Some(verdict)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,567 @@
+//! The families of instruction an attack gives an agent, as patterns over the folded text
+//! (lower case, ASCII look-alikes, no accents). Each asks for the shape of an order — a
+//! verb aimed at the agent and its object — rather than a trigger word. Written from the
+//! development half of `data/quarantine`; the test half is measured, not tuned on.
+
+use std::sync::{LazyLock, OnceLock};
+
+use regex::Regex;
+
+use super::normalize::{Readings, fold};
+
+/// Where a rule looks.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum On {
+    /// The folded text, one line (whitespace collapsed).
+    Plain,
+    /// The folded text line by line (for markers at the start of a line).
+    Lines,
+    /// The text as written (case matters: `SYSTEM:`).
+    Raw,
+}
+
+/// A rule compiles on first use, and only for a text that holds one of its anchors
+/// (lower-case literals its matches contain): a capture of an ordinary note compiles few.
+struct Rule {
+    family: &'static str,
+    on: On,
+    /// Also applied to ROT13 and reversed readings (only unmistakable phrases).
+    scrambled: bool,
+    anchors: &'static [&'static str],
+    pattern: String,
+    regex: OnceLock<Option<Regex>>,
+}
+
+impl Rule {
+    fn find<'t>(&self, text: &'t str, lower: &str) -> Option<regex::Match<'t>> {
+        if !self.anchors.iter().any(|a| lower.contains(a)) {
+            return None;
+        }
+        self.regex
+            .get_or_init(|| {
+                Regex::new(&self.pattern)
+                    .inspect_err(
+                        |e| tracing::error!(family = self.family, error = %e, "quarantine rule does not compile"),
+                    )
+                    .ok()
+            })
+            .as_ref()?
+            .find(text)
+    }
+}
+
+static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
+    let mut rules = Vec::new();
+    let mut add = |family, on, scrambled, anchors, re: &str| {
+        rules.push(Rule {
+            family,
+            on,
+            scrambled,
+            anchors,
+            pattern: crate::secrets::ascii_classes(re),
+            regex: OnceLock::new(),
+        });
+    };
+    use On::{Lines, Plain, Raw};
+    // Overriding what the agent was told.
+    add(
+        "override",
+        Plain,
+        true,
+        &["ignore", "disregard", "forget", "override", "bypass"],
+        r"\b(?:ignore|disregard|forget|override|bypass)\s+(?:(?:all|any|the|your|of|these|those|my)\s+)*(?:(?:previous|prior|earlier|above|preceding|foregoing|former|original|safety|system|recalled|other)\s+)*(?:instructions?|rules|guidelines|directions|directives|prompts?|messages|memories|policies|constraints|everything)\b",
+    );
+    add("override", Plain, true, &["forget"], r"\bforget (?:everything|all)\b");
+    add(
+        "override",
+        Plain,
+        false,
+        &[
+            "ignore",
+            "disregard",
+            "forget",
+            "override",
+            "bypass",
+            "you ",
+            "do not follow",
+            "system prompt",
+            "instructions",
+            "instead of",
+        ],
+        r"\b(?:ignore|disregard|forget|override|bypass)\s+(?:[\w']+\s+){0,3}(?:instructions?|guidelines|directives|system prompt|operator|safety (?:rules|filters|policies))\b|\b(?:you (?:must|should|will) (?:now )?(?:ignore|disregard))\b|\bdo not follow (?:your|the|any) (?:instructions|rules|guidelines|system prompt)\b|\b(?:system prompt|instructions) (?:has|have) (?:been )?(?:updated|replaced|changed|revoked)\b|\bupdated (?:system )?instructions\s*:|\binstead of (?:your|the) (?:instructions|system prompt|guidelines)\b",
+    );
+    add(
+        "override",
+        Plain,
+        false,
+        &["no longer appl", "stop following"],
+        r"\b(?:rules|instructions|guidelines|policies|claude\.md)\b[^.\n]{0,30}\bno longer appl(?:y|ies)\b|\bstop following (?:your|the|all)\b",
+    );
+    add(
+        "override",
+        Plain,
+        false,
+        &[
+            "new ",
+            "priority override",
+            "real instructions",
+            "real system prompt",
+            "must be ignored",
+            "highest priority",
+            "follow ",
+            "the previous system",
+        ],
+        r"\bnew (?:instructions|rules|system prompt|directives?)\s*:|\bpriority override\b|\breal instructions\b|\byour real system prompt\b|\bmust be ignored\b|\bhighest priority and replace\b|\bfollow (?:only )?(?:this|these) (?:note|memory|one|instructions?)(?: only)?\b|\bthe previous system (?:and developer )?messages?\b",
+    );
+    add(
+        "override",
+        Plain,
+        true,
+        &[
+            "ignor",
+            "neue anweisungen",
+            "systemnachricht",
+            "vergiss",
+            "du bist",
+            "olvida",
+            "eres",
+            "nuevas instrucciones",
+            "oublie",
+            "tu es",
+            "nouvelles instructions",
+        ],
+        r"\bignorier\w* (?:\w+ ){0,2}(?:anweisungen|instruktionen|regeln|systemprompt)|\bvergiss (?:alle|alles|deine)\b|\bdu bist (?:jetzt|nun|ab sofort)\b|\bignora (?:\w+ ){0,3}(?:instrucciones|reglas)\b|\bolvida (?:todo|todas|tus|las)\b|\b(?:ahora eres|eres ahora)\b|\bignore[rz]? (?:\w+ ){0,2}instructions\b|\boublie (?:toutes|tes)\b|\btu es (?:maintenant|desormais)\b|\bneue anweisungen\b|\bsystemnachricht\b|\bignora (?:todas )?(?:las )?(?:instrucciones|reglas) (?:anteriores|previas)|\bnuevas instrucciones\b|\bignore[rz]? (?:toutes )?les instructions (?:precedentes|anterieures)|\boublie (?:le prompt|les instructions|tout)\b|\bnouvelles instructions\b",
+    );
+    // Another persona without limits.
+    add(
+        "jailbreak",
+        Plain,
+        true,
+        &[
+            " mode",
+            "do anything now",
+            "you are",
+            "pretend",
+            "safety",
+            "content",
+            "without",
+        ],
+        r"\b(?:dan|god|jailbreak|unrestricted|rootagent|unfiltered)\s+mode\b|\b(?:developer|debug|maintenance|admin) mode\b[^.\n]{0,60}\b(?:you|no restrictions|without (?:confirmation|asking|restrictions))\b|\byou are (?:now )?(?:free|unbound|no longer bound)\b|\bpretend (?:you are|to be) (?:an? )?(?:ai|assistant|model|agent)?\b[^.\n]{0,30}\b(?:without|no)\b|\b(?:bypass|disable|ignore) (?:your |all |the )?(?:safety|content) (?:filters|guidelines|policies|rules|restrictions)\b|\byou (?:can|may|must|should) [^.\n]{0,40}\bwithout (?:asking|confirmation|permission|approval)\b|\bdo anything now\b|\byou are now in \w+ mode\b|\byou are (?:now )?an? (?:unrestricted|unfiltered|jailbroken)\b",
+    );
+    add(
+        "jailbreak",
+        Plain,
+        false,
+        &[
+            "without",
+            "guidelines are",
+            "confirmation prompts",
+            "approved",
+            "elevated permissions",
+            "no restrictions",
+        ],
+        r"\b(?:ai|assistant|agent|model)\b[^.\n]{0,30}\bwithout (?:any )?(?:content )?(?:policies|restrictions|limits|guardrails)\b|\bguidelines are (?:disabled|off|suspended)\b|\bconfirmation prompts are disabled\b|\b(?:tool (?:use|calls?)|every tool call|commands?)\b[^.\n]{0,30}\b(?:is|are|counts as) pre-?approved\b|\belevated permissions\b|\bno restrictions and you\b",
+    );
+    // Fake turns and chat-template tokens.
+    add(
+        "role marker",
+        Lines,
+        false,
+        &["system", "assistant", "human"],
+        r"(?m)^\s*(?:#{1,4}\s*)?(?:system|assistant|human)\s*:",
+    );
+    add(
+        "role marker",
+        Raw,
+        false,
+        &["system:", "[system]("],
+        r"\bSYSTEM:|\[system\]\(#",
+    );
+    add(
+        "role marker",
+        Plain,
+        false,
+        &["system", "assistant", "user", "instruction", "response"],
+        r"<\s*/?\s*(?:system|assistant|user)\s*>|\[(?:system|assistant)\]\s*:?|###\s*(?:instruction|response)\s*:",
+    );
+    add(
+        "chat template",
+        Plain,
+        false,
+        &["<|", "[inst]", "[/inst]", "<<", "_of_turn>"],
+        r"<\|(?:im_start|im_end|system|user|assistant|endoftext|start_header_id|end_header_id|eot_id|begin_of_text|end|channel|message|start)\|>|\[/?inst\]|<<\s*/?sys\s*>>|<(?:start|end)_of_turn>",
+    );
+    // Tool calls and results the agent might replay or trust.
+    add(
+        "tool imitation",
+        Plain,
+        false,
+        &[
+            "tool_",
+            "<invoke",
+            "<parameter",
+            "function_results",
+            "function_call",
+            "tool_calls",
+            "\"name\"",
+            "user confirmation",
+        ],
+        r#""type"\s*:\s*"tool_(?:use|result)"|<invoke\s+name\s*=|<parameter\s+name\s*=|</?function_results>|</?tool_(?:result|use|call)>|<function_call>|"(?:function_call|tool_calls)"\s*:|\{\s*"name"\s*:\s*"\w+"\s*,\s*"(?:arguments|input|parameters)"\s*:|```tool_code|\buser confirmation\s*:\s*yes\b"#,
+    );
+    add(
+        "tool imitation",
+        Lines,
+        false,
+        &["action:"],
+        r"(?m)^action:\s*\w+\s*\naction input:",
+    );
+    // Closing subcog's own blocks, followed by what the attack wants read as outside them.
+    add(
+        "context escape",
+        Lines,
+        false,
+        &["<", "&lt;"],
+        r"(?:<|&lt;)\s*/\s*(?:subcog[\w-]*|memory|memories|memory-group|memory_consolidated_summaries)\s*(?:>|&gt;)\s*(?:\n|<|&lt;|(?:ignore|system|important|new instructions|follow|policy|real|you must)\b)",
+    );
+    // Secrets asked for.
+    add(
+        "credential request",
+        Plain,
+        false,
+        &[
+            "~/.ssh/",
+            "id_rsa",
+            "id_ed25519",
+            ".env",
+            "aws/credentials",
+            ".npmrc",
+            ".pypirc",
+            "kubeconfig",
+            "~/.kube/config",
+            ".netrc",
+            ".git-credentials",
+            "client-key-data",
+            "$",
+            "the aws keys",
+        ],
+        r"\b(?:print|paste|show|echo|output|send|upload|reveal|display|dump|post|share|include|append|zeige|gib|muestra|envia|envoie|affiche)\b[^.\n]{0,60}(?:~/\.ssh/|\bid_rsa\b|\bid_ed25519\b|\.env\b|aws/credentials|\.npmrc|\.pypirc|kubeconfig|~/\.kube/config|\.netrc|\.git-credentials|client-key-data|\$\w*(?:api_key|token|secret)\b|\bthe aws keys\b)",
+    );
+    add(
+        "credential request",
+        Plain,
+        false,
+        &[
+            "private key",
+            "ssh key",
+            "api key",
+            "access token",
+            "tokens",
+            "secrets",
+            "passwords",
+            "credentials",
+            "environment variables",
+            "env vars",
+            "keychain",
+        ],
+        r"\b(?:print|paste|show|echo|output|send|upload|reveal|display|dump|post|share|include|append|add|put|copy|write|commit|read out|list)\b[^.\n]{0,50}\b(?:private keys?|ssh keys?|api keys?|access tokens?|tokens|secrets|passwords|credentials|environment variables|env vars|keychain)\b[^.\n]{0,50}\b(?:in|into|to)\s+(?:the\s+|your\s+)?(?:chat|answer|reply|response|message|output|pr|pull request|commit|issue|readme|release notes|logs?|description|comment)\b",
+    );
+    add(
+        "credential request",
+        Plain,
+        false,
+        &[
+            "~/.ssh/",
+            "$home/.ssh/",
+            "~/.aws/credentials",
+            "~/.netrc",
+            "~/.git-credentials",
+            "~/.kube/config",
+            "~/.npmrc",
+            "~/.pypirc",
+            "~/.docker/config.json",
+            "/etc/shadow",
+        ],
+        r"\b(?:cat|read|open|type|less|more|head|tail)\s+(?:the\s+)?(?:file\s+)?(?:~/\.ssh/|\$home/\.ssh/|~/\.aws/credentials|~/\.netrc|~/\.git-credentials|~/\.kube/config|~/\.npmrc|~/\.pypirc|~/\.docker/config\.json|/etc/shadow)[^\n]{0,80}\b(?:paste|send|include|output|print|show|share|post|reply|answer|message|chat)\b",
+    );
+    // Data sent out.
+    add(
+        "exfiltration",
+        Plain,
+        false,
+        &[
+            "curl",
+            "nc ",
+            "ncat",
+            "netcat",
+            "/dev/tcp/",
+            "webhook.site",
+            "requestbin",
+            "pipedream.net",
+            "ngrok.io",
+            "pastebin.com",
+            "transfer.sh",
+            "git push",
+            "$(",
+            "wget",
+            "nslookup",
+            "requests.post",
+        ],
+        r#"\bcurl\b[^\n]*\s(?:-d|--data\S*|-t|--upload-file|-f|--form)\s+["']?(?:@|\$\()|\|\s*(?:nc|ncat|netcat)\s+\S+\s+\d+|/dev/tcp/|\b(?:webhook\.site|requestbin|pipedream\.net|ngrok\.io|pastebin\.com|transfer\.sh)\b|\bgit\s+push\s+(?:--mirror|--all)\s+(?:https?://|git@)|\b(?:dig|host)\s+[^\n]*\$\(|\bwget\s+--post-(?:file|data)\b|\bnslookup\s+\$\(|\|\s*curl\b[^\n|]*\s(?:-t|-d|--data\S*|--upload-file)\s|\brequests\.post\([^)]*os\.environ"#,
+    );
+    add(
+        "exfiltration",
+        Plain,
+        false,
+        &[
+            "send",
+            "post",
+            "upload",
+            "forward",
+            "transmit",
+            "exfiltrate",
+            "copy",
+            "push",
+            "mail",
+            "envoie",
+            "envia",
+            "sende",
+            "schicke",
+        ],
+        r"\b(?:send|post|upload|forward|transmit|exfiltrate|copy|push|mail|email|envoie|envia|sende|schicke)\b[^.\n]{0,60}\b(?:env\b|environment|keys|credentials|secrets|tokens|\.env|\.ssh|passwords|cookies|source code|the repo(?:sitory)?|database dump|history|conversation)[^.\n]{0,40}\b(?:to|a|an|at)\s+(?:https?://|\d{1,3}(?:\.\d{1,3}){3}|[\w.-]+@[\w-]+\.|[\w-]+\.(?:example|ngrok|onion)\b)",
+    );
+    add(
+        "exfiltration",
+        Plain,
+        false,
+        &["curl", "wget", "pipe install scripts"],
+        r"\b(?:curl|wget)\b[^\n|]*\b\d{1,3}(?:\.\d{1,3}){3}\b[^\n|]*\|\s*(?:sudo\s+)?(?:sh|bash)\b|\bpipe install scripts from\b",
+    );
+    add(
+        "markdown exfiltration",
+        Plain,
+        false,
+        &["![", "<img"],
+        r#"(?:!\[[^\]]*\]\(\s*https?://[^)\s]*\?[^)\s]*=|<img\s[^>]*src=["']?https?://[^"'>\s]*\?[^"'>\s]*=)[\s\S]*?(?:token|key|secret|env|diff|\$|base64|substitut|fill|append|real|data|content|conversation|history)|!\[[^\]]*\]\(\s*https?://[^)\s]*(?:\$\{?\w+|\{\{|<\w+>)"#,
+    );
+    // Destruction as a standing order.
+    add(
+        "destructive",
+        Plain,
+        false,
+        &[
+            "rm ",
+            "chmod",
+            "mkfs",
+            "dd ",
+            "force",
+            "push",
+            "delete",
+            "drop",
+            "wipe",
+            "erase",
+            "destroy",
+            "truncate",
+            "--no-preserve-root",
+            "aws s3 rm",
+            "find /",
+            "pousse",
+            "empuja",
+        ],
+        r"\brm\s+-rf\s+(?:/|~|\$home|\*|\.)(?:\s|$|\*|/\s)|\bchmod\s+-r\s+777\s+/|\bmkfs\b|\bdd\s+if=/dev/(?:zero|urandom)\s+of=/dev/|\bforce[- ]push\w*\s+(?:to\s+)?(?:main|master)\b|\bgit\s+push\s+[^\n]{0,30}--force\b[^\n]{0,20}\b(?:main|master)\b|\b(?:delete|drop|wipe|erase|destroy|truncate)\s+(?:the\s+|all\s+)?(?:production\s+|prod\s+)?(?:database|backups|bucket|repository|volumes?)\b[^.\n]{0,40}\b(?:always|every|whenever|routine|policy|immediately|before|after)\b|--no-preserve-root|\brm\s+-rf\s+/var/|\brm\s+-rf\s+[^\n]*~/\.(?:config|ssh|aws|cache)\b|\bdrop\s+(?:database|schema)\b|\baws\s+s3\s+rm\s+\S+\s+--recursive|\bfind\s+/\s[^\n]*-delete\b|\bgit\s+push\s+(?:--force|-f)\s+(?:origin\s+)?(?:head:)?(?:main|master)\b|\b(?:pousse|push|empuja)\w*\s+(?:sur\s+|to\s+|a\s+)?main\s+(?:avec|with|con)\s+--force",
+    );
+    // Review, CI and alerts subverted.
+    add(
+        "approval manipulation",
+        Plain,
+        false,
+        &[
+            "approve",
+            "merge",
+            "mark",
+            "skip",
+            "bypass",
+            "disable",
+            "say",
+            "state",
+            "claim",
+            "report",
+            "dismiss",
+            "as green",
+            "never flag",
+            "sans ",
+            "ohne ",
+            "genehmige",
+            "approuve",
+            "resolve",
+            "accept",
+        ],
+        r"\b(?:auto-?)?approve (?:and merge )?(?:them|it|every|all|any|each)\b|\bmerge (?:it|them|the pr|every \w+|all \w+|any \w+) (?:immediately|right away|now)\b|\bmark (?:it|them|all|every|the \w+) (?:as )?(?:resolved|passed|fixed|safe|false positives?)\b|\b(?:skip|bypass|disable) (?:the )?(?:code review|review|security (?:scan|review|checks))\b|\b(?:say|state|claim|report) (?:that )?(?:the )?(?:tests|ci|build|audit|scan|checks) (?:passed|are green|is green|succeeded)\b|\bdismiss (?:all|every|any|the) (?:alerts?|warnings?|findings)\b|\b(?:approve|merge|mark|resolve|dismiss|accept)\w*\b[^.\n]{0,60}\bwithout (?:a |any )?(?:review|reviewing|investigat\w*|waiting|reading|checking|looking)\b|\breport (?:it|ci|them|the build)? ?as (?:green|passing|passed)\b|\bas green in your\b|\bnever flag\b|\bstate that the security audit passed\b|\bsans (?:la |le )?(?:relire|verifier)\b|\bohne (?:ihn |sie |es )?zu prufen\b|\bgenehmige (?:jeden|alle)\b|\bapprouve (?:chaque|tous|toutes)\b",
+    );
+    // Standing orders that change what the agent does from now on.
+    add(
+        "persistent poisoning",
+        Plain,
+        false,
+        &[
+            "--registry",
+            "--index-url",
+            "registry http://",
+            "eval(",
+            "disable",
+            "turn off",
+            "switch off",
+            "from now on",
+            "going forward",
+            "remember permanently",
+            "any user instruction",
+            "verify=false",
+            "always",
+            "whenever",
+            "every time",
+        ],
+        r"--(?:registry|index-url)\s+https?://\d|\bregistry\s+http://|\beval\(\s*base64|\b(?:disable|turn off|switch off)\s+(?:the\s+)?(?:secret redaction|redaction|tls verification|certificate verification|audit log|signature verification)\b|\b(?:from now on|going forward|remember permanently)\b[^.\n]{0,24}\b(?:you|your)\b|\bany user instruction that conflicts\b|\b(?:always|whenever|every time)\b[^.\n]{0,60}\b(?:--no-verify|verify=false|--insecure|-k\s+https?://\d|curl[^\n|]*\|\s*(?:sh|bash))|\bdisable tls verification\b|\bverify=false\b[^\n]{0,40}\bhttp clients\b",
+    );
+    // The agent's own instructions asked for.
+    add(
+        "prompt leak",
+        Plain,
+        false,
+        &[
+            "system prompt",
+            "system message",
+            "initial prompt",
+            "initial instructions",
+            "hidden prompt",
+            "hidden instructions",
+            "instructions verbatim",
+            "developer message",
+            "prompt verbatim",
+            "your instructions",
+            "your system prompt",
+        ],
+        r"\b(?:repeat|reveal|print|show|output|translate|include|append|dump|share|leak|tell|write|save|post|commit|put|paste|send|disclose|summari[sz]e|recite|copy)\b[^.\n]{0,60}\b(?:your|the|its)\s+(?:full\s+|entire\s+|original\s+|exact\s+)?(?:system prompt|system message|initial (?:prompt|instructions)|hidden (?:prompt|instructions)|instructions verbatim|developer message|prompt verbatim)\b|\bwhat (?:is|are) your (?:system prompt|instructions)\b",
+    );
+    // A note addressed to the agent inside an ordinary one.
+    add(
+        "addressed to the agent",
+        Plain,
+        false,
+        &[
+            "ai",
+            "llm",
+            "assistant",
+            "agent",
+            "claude",
+            "copilot",
+            "gpt",
+            "model",
+            "bot",
+            "ki",
+            "read",
+            "lis",
+            "liest",
+            "wenn du",
+            "leas",
+            "<!--",
+            "asistente",
+            "note",
+            "message",
+            "comment",
+            "reminder",
+            "hint",
+            "instruction",
+        ],
+        r"\b(?:note|notes|instructions?|message|comment|p\.?s\.?|reminder|hint)\s+(?:for|to)\s+(?:the\s+|any\s+|all\s+)?(?:ai|llms?|assistant|agents?|automated agents|language models?|ai assistant|copilot|claude|chatgpt)\b|\bfor any (?:llm|ai|assistant|agent|model) reading this\b|\bwhen you read this\b|\b(?:attention|important|note|hey|hi|dear)\s*[,:!]?\s*(?:ai|llm|assistant|agent|claude|copilot|gpt|chatgpt|model)\b\s*[,:!]|\b(?:ai|llm|assistant|agent|bot)s? (?:reading|processing|summari[sz]ing|parsing) this\b|\b(?:to|for) (?:any|all|every) (?:ai|llm|assistant|agent|bot|model)s?\b|\bif you are an? (?:ai|llm|assistant|language model)\b|<!--\s*(?:agent|ai|assistant|llm|claude)\s*:|\bfur (?:den |die )?ki\b|\bki-assistent|\bwenn du (?:das|dies) liest\b|\bcuando leas esto\b|\bquand tu lis ceci\b|\bpour l'(?:assistant|ia)\b|\bpara el asistente\b",
+    );
+    // Hidden text with an order to decode and obey it.
+    add(
+        "encoded instruction",
+        Plain,
+        false,
+        &["decod", "decipher", "rot13", "follow", "execute", "obey"],
+        r"\b(?:decode|decipher|un-?rot13|rot13|base64-?decode|hex-?decode|url-?decode)\w*\b[^.\n]{0,30}\b(?:and\s+)?(?:then\s+)?(?:follow|execute|obey)\b|\b(?:follow|execute|obey)\b[^.\n]{0,30}\b(?:after|once)\s+(?:url-|hex-|base64-)?decod",
+    );
+    rules
+});
+
+/// Every rule that matches, as `family: "words"`, once per family.
+pub(super) fn matches(raw: &str, readings: &Readings) -> Vec<String> {
+    let lines: String = raw.lines().map(fold).collect::<Vec<_>>().join("\n");
+    let mut reasons: Vec<String> = Vec::new();
+    let seen = |family: &str, how: &str, text: &str, reasons: &mut Vec<String>| {
+        if !reasons.iter().any(|r| r.starts_with(family)) {
+            reasons.push(format!("{family}{how}: {:?}", crate::content::one_line(text, 60)));
+        }
+    };
+    if readings.hidden_tags {
+        seen("hidden text", "", "invisible Unicode tag characters", &mut reasons);
+    }
+    let lower_raw = raw.to_lowercase();
+    for rule in RULES.iter() {
+        let (hay, lower) = match rule.on {
+            On::Plain => (readings.plain.as_str(), readings.plain.as_str()),
+            On::Lines => (lines.as_str(), lines.as_str()),
+            On::Raw => (raw, lower_raw.as_str()),
+        };
+        if let Some(m) = rule.find(hay, lower) {
+            seen(rule.family, "", m.as_str(), &mut reasons);
+            continue;
+        }
+        if rule.on == On::Plain {
+            let hidden = readings
+                .decoded
+                .iter()
+                .chain(rule.scrambled.then_some(&readings.scrambled).into_iter().flatten());
+            for text in hidden {
+                if let Some(m) = rule.find(text, text) {
+                    seen(rule.family, " (encoded)", m.as_str(), &mut reasons);
+                    break;
+                }
+            }
+        }
+    }
+    reasons
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A rule runs only when one of its anchors is in the text, so every match of every
+    /// rule on the labelled corpus must contain one, or the rule would be skipped.
+    #[test]
+    fn every_rule_compiles_and_its_anchors_cover_its_matches() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/quarantine/corpus.jsonl");
+        let body = std::fs::read_to_string(path).expect("corpus");
+        let mut texts = Vec::new();
+        for line in body.lines() {
+            let v: serde_json::Value = serde_json::from_str(line).expect("json");
+            let raw = v["text"].as_str().unwrap_or_default().to_string();
+            let r = super::super::normalize::read(&raw);
+            texts.push(raw.lines().map(fold).collect::<Vec<_>>().join("\n"));
+            texts.push(r.plain);
+            texts.extend(r.decoded);
+            texts.extend(r.scrambled);
+            texts.push(raw.to_lowercase());
+        }
+        for rule in RULES.iter() {
+            let re = Regex::new(&rule.pattern).unwrap_or_else(|e| panic!("{}: {e}", rule.pattern));
+            assert!(
+                rule.anchors.iter().all(|a| a.to_lowercase() == *a),
+                "{:?}",
+                rule.anchors
+            );
+            for text in &texts {
+                for m in re.find_iter(text) {
+                    let lower = m.as_str().to_lowercase();
+                    assert!(
+                        rule.anchors.iter().any(|a| lower.contains(a)),
+                        "{} matched {:?} without an anchor",
+                        rule.family,
+                        m.as_str()
+                    );
+                }
+            }
+        }
+    }
+}
