@@ -514,7 +514,16 @@ impl Subcog {
             });
             match outcome {
                 Ok(o) if o.duplicate => report.duplicates += 1,
-                Ok(o) => report.captured.push(o.memory.id.to_string()),
+                Ok(o) => {
+                    if let Some(v) = &o.quarantine {
+                        report.notices.push(format!(
+                            "memory {} held in quarantine, never injected: it reads as an instruction to the agent ({})",
+                            o.memory.id,
+                            v.summary()
+                        ));
+                    }
+                    report.captured.push(o.memory.id.to_string());
+                }
                 Err(e) => report
                     .notes
                     .push(format!("marker in {} not captured: {e}", m.namespace)),

@@ -437,6 +437,9 @@ impl NotesRepo {
                 Ok(_) => return Ok(Some(commit)),
                 Err(e) if matches!(e.code(), ErrorCode::Modified | ErrorCode::Locked | ErrorCode::Exists) => {
                     locked = e.code() == ErrorCode::Locked;
+                    if locked {
+                        remove_stale_lock(&repo.commondir().join(format!("{refname}.lock")));
+                    }
                     tracing::debug!(refname, attempt, "notes ref moved; retrying");
                     backoff(attempt);
                 }
@@ -563,6 +566,25 @@ pub(crate) fn read_limited(repo: &Repository, oid: Oid, limit: usize) -> Result<
 fn signature(repo: &Repository) -> Result<Signature<'static>, git2::Error> {
     repo.signature()
         .or_else(|_| Signature::now("subcog", "subcog@localhost"))
+}
+
+/// How old a ref's lock file must be to count as left by a killed process. A writer holds
+/// it for the microseconds of one ref update; a capture killed in that window would
+/// otherwise block every later write until someone removed the file by hand.
+const STALE_LOCK: Duration = Duration::from_secs(10);
+
+/// Removes `lock` when it has not been touched for [`STALE_LOCK`].
+fn remove_stale_lock(lock: &Path) {
+    let age = std::fs::metadata(lock)
+        .and_then(|m| m.modified())
+        .ok()
+        .and_then(|t| t.elapsed().ok());
+    if age.is_some_and(|age| age >= STALE_LOCK) {
+        match std::fs::remove_file(lock) {
+            Ok(()) => tracing::warn!(lock = %lock.display(), "removed a stale lock file left by a killed writer"),
+            Err(e) => tracing::debug!(lock = %lock.display(), error = %e, "could not remove a stale lock"),
+        }
+    }
 }
 
 /// Sleeps a random time that grows with the attempt. Random per call (not per process), so

@@ -243,3 +243,27 @@ fn merges_union_records_and_keep_the_newer_version() {
         .expect("merge");
     assert!(!again.changed);
 }
+
+/// A lock left by a writer killed inside a ref update would block every later write: one
+/// untouched for ten seconds is removed; a fresh one (a live writer) is waited on and
+/// reported.
+#[test]
+fn a_stale_ref_lock_is_removed_and_a_fresh_one_is_reported() {
+    let (dir, notes) = repo();
+    notes.write(MEM, &[edit("first", "x")], "w").expect("write");
+    let lock = dir.path().join(".git/refs/notes/mem.lock");
+    std::fs::write(&lock, "").expect("lock");
+    let err = notes.write(MEM, &[edit("second", "x")], "w").expect_err("locked");
+    assert!(matches!(err, NotesError::Locked { .. }), "{err}");
+    let old = std::time::SystemTime::now() - std::time::Duration::from_secs(60);
+    std::fs::File::options()
+        .write(true)
+        .open(&lock)
+        .and_then(|f| f.set_modified(old))
+        .expect("age the lock");
+    notes
+        .write(MEM, &[edit("second", "x")], "w")
+        .expect("written past the stale lock");
+    assert!(!lock.exists());
+    assert_eq!(notes.entries(MEM).expect("entries").len(), 2);
+}

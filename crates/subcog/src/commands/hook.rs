@@ -243,7 +243,7 @@ fn respond(
     let result = subcog.hook(event, input, &state_dir);
     let notices = subcog.take_notices();
     report = result.map_err(|e| fail(e.to_string()))?;
-    report.notices = notices;
+    report.notices.extend(notices);
     if matches!(event, HookEvent::Stop | HookEvent::SessionEnd) && cfg.consolidate_on_stop {
         report.consolidation_requested = consolidate_in_background(app);
     }
