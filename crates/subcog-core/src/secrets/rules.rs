@@ -81,7 +81,7 @@ pub(super) fn all() -> Vec<Rule> {
         &["akia", "asia", "aida", "aroa", "abia", "acca", "anpa", "anva", "apka"],
         r"\b(?:AKIA|ASIA|AIDA|AROA|ABIA|ACCA|ANPA|ANVA|APKA)[0-9A-Z]{16}\b",
         Take::Whole,
-        Some(|_, v| not_documentation_example(v)),
+        None,
     );
     add(
         K::AwsSessionToken,
@@ -384,7 +384,7 @@ pub(super) fn all() -> Vec<Rule> {
         &["secret"],
         r#"(?i)(?:aws_?secret_?(?:access_?)?key|secret_?access_?key|secret_?key)["']?\s*[:=]\s*["']?([A-Za-z0-9/+=]{40})\b"#,
         Take::Group(1),
-        Some(|_, v| not_documentation_example(v)),
+        None,
     );
     add(
         K::DatadogKey,
@@ -647,11 +647,6 @@ pub(super) fn not_placeholder(value: &str) -> bool {
         .filter(|&b| !std::mem::replace(&mut seen[usize::from(b)], true))
         .count();
     distinct >= 6 || value.len() < 12
-}
-
-/// AWS's documented example key pair (`…EXAMPLE`, `…EXAMPLEKEY`) is in every tutorial.
-fn not_documentation_example(value: &str) -> bool {
-    !value.contains("EXAMPLE")
 }
 
 /// A bearer or basic credential, unless it is a placeholder or a word such as a scheme

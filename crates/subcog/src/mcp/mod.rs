@@ -163,6 +163,10 @@ pub async fn serve(subcog: Arc<Subcog>, opts: Options) -> Result<(), CommandErro
     stop.cancel();
     shared.tracker.close();
     shared.tracker.wait().await;
+    // Dropping the last reference closes the stores, and the PostgreSQL client closes its
+    // connections by blocking on a runtime of its own: never on this runtime's thread,
+    // where it panics (seen when a client went away mid-session).
+    let _ = tokio::task::spawn_blocking(move || drop(shared)).await;
     outcome
 }
 
