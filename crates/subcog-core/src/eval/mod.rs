@@ -3,6 +3,7 @@
 //! Each benchmark ingests its data through the same capture and recall paths users get,
 //! into throwaway stores, and reports the metric its authors define.
 
+pub mod labelled;
 pub mod locomo;
 pub mod longmemeval;
 pub mod prompts;

@@ -8,7 +8,8 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Error, Result};
+use super::labelled::{Rate as Score, read_jsonl};
+use crate::error::Result;
 use crate::quarantine::assess;
 
 /// One labelled note.
@@ -24,25 +25,6 @@ pub struct Note {
     pub text: String,
     /// `dev` or `test`.
     pub split: String,
-}
-
-/// Held back and total for one group.
-#[derive(Debug, Clone, Default, Serialize)]
-pub struct Score {
-    /// Notes.
-    pub notes: usize,
-    /// Quarantined.
-    pub held: usize,
-    /// `held / notes`.
-    pub rate: f64,
-}
-
-impl Score {
-    fn add(&mut self, held: bool) {
-        self.notes += 1;
-        self.held += usize::from(held);
-        self.rate = self.held as f64 / self.notes as f64;
-    }
 }
 
 /// An attack let through or a benign note held back (`--details`).
@@ -80,18 +62,7 @@ pub struct Report {
 
 /// Reads `corpus.jsonl` in `dir` and scores quarantine on it.
 pub fn run(dir: &Path, details: bool) -> Result<Report> {
-    let path = dir.join("corpus.jsonl");
-    let text = std::fs::read_to_string(&path).map_err(|e| Error::Io {
-        context: format!("read {}", path.display()),
-        source: e,
-    })?;
-    let mut notes = Vec::new();
-    for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
-        notes.push(serde_json::from_str::<Note>(line).map_err(|e| Error::Import {
-            line: i + 1,
-            message: format!("{}: {e}", path.display()),
-        })?);
-    }
+    let notes: Vec<Note> = read_jsonl(&dir.join("corpus.jsonl"))?;
     Ok(score(&notes, details))
 }
 

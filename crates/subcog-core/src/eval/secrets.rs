@@ -12,7 +12,8 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Error, Result};
+use super::labelled::{Rate as Score, read_jsonl};
+use crate::error::Result;
 use crate::secrets::redact;
 
 /// One labelled note.
@@ -29,25 +30,6 @@ pub struct Note {
     pub secret: Option<String>,
     /// `dev` or `test`.
     pub split: String,
-}
-
-/// Hits and total for one group.
-#[derive(Debug, Clone, Default, Serialize)]
-pub struct Score {
-    /// Notes.
-    pub notes: usize,
-    /// Secrets redacted, or near-misses mangled.
-    pub hits: usize,
-    /// `hits / notes`.
-    pub rate: f64,
-}
-
-impl Score {
-    fn add(&mut self, hit: bool) {
-        self.notes += 1;
-        self.hits += usize::from(hit);
-        self.rate = self.hits as f64 / self.notes as f64;
-    }
 }
 
 /// A secret that survived or a near-miss that changed (`--details`).
@@ -85,24 +67,9 @@ pub struct Report {
 
 /// Reads `secrets.jsonl` and `near-misses.jsonl` in `dir` and scores redaction on them.
 pub fn run(dir: &Path, details: bool) -> Result<Report> {
-    let secrets = read(&dir.join("secrets.jsonl"))?;
-    let near = read(&dir.join("near-misses.jsonl"))?;
+    let secrets = read_jsonl(&dir.join("secrets.jsonl"))?;
+    let near = read_jsonl(&dir.join("near-misses.jsonl"))?;
     Ok(score(&secrets, &near, details))
-}
-
-fn read(path: &Path) -> Result<Vec<Note>> {
-    let text = std::fs::read_to_string(path).map_err(|e| Error::Io {
-        context: format!("read {}", path.display()),
-        source: e,
-    })?;
-    let mut notes = Vec::new();
-    for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
-        notes.push(serde_json::from_str(line).map_err(|e| Error::Import {
-            line: i + 1,
-            message: format!("{}: {e}", path.display()),
-        })?);
-    }
-    Ok(notes)
 }
 
 /// Scores redaction (with the default configuration: e-mail addresses kept).

@@ -262,7 +262,7 @@ fn labelled_set<'a>(
 }
 
 fn quarantine(app: &App, dir: &std::path::Path, details: bool) -> CommandResult {
-    use subcog_core::eval::quarantine::Score;
+    use subcog_core::eval::labelled::Rate as Score;
     if !dir.join("corpus.jsonl").is_file() {
         return Err(CommandError::user(format!(
             "{} holds no corpus.jsonl (see data/quarantine/README.md)",
@@ -274,7 +274,7 @@ fn quarantine(app: &App, dir: &std::path::Path, details: bool) -> CommandResult 
         return output::print_json(&serde_json::to_value(&report).unwrap_or_default());
     }
     let cell = |s: Option<&Score>| {
-        s.map(|s| format!("{:.3} ({}/{})", s.rate, s.held, s.notes))
+        s.map(|s| format!("{:.3} ({}/{})", s.rate, s.hits, s.notes))
             .unwrap_or_default()
     };
     let mut rows = vec![
@@ -322,7 +322,7 @@ fn quarantine(app: &App, dir: &std::path::Path, details: bool) -> CommandResult 
 }
 
 fn secrets(app: &App, dir: &std::path::Path, details: bool) -> CommandResult {
-    use subcog_core::eval::secrets::Score;
+    use subcog_core::eval::labelled::Rate as Score;
     for file in ["secrets.jsonl", "near-misses.jsonl"] {
         if !dir.join(file).is_file() {
             return Err(CommandError::user(format!(
