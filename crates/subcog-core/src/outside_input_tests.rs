@@ -68,6 +68,8 @@ proptest! {
         prop_assume!(!content.trim().is_empty());
         let ns = crate::model::Namespace::parse("decisions").map_err(|e| TestCaseError::fail(e.to_string()))?;
         let mut m = crate::model::Memory::new(content.trim(), ns, Utc::now());
+        // As subcog writes them: tags normalized at capture (lower case, no duplicates).
+        let Ok(tags) = crate::model::normalize_tags(&tags) else { return Ok(()) };
         m.tags = tags;
         m.status = crate::model::Status::Quarantined;
         let text = crate::notes::format::memory_note(&m);
