@@ -10,7 +10,8 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[(&str, &[&str])] = &[
     ("model", &["content", "entities", "temporal", "timestamp"]),
     ("timestamp.rs", &["model"]),
-    ("secrets.rs", &["model"]),
+    ("secrets", &["model"]),
+    ("private.rs", &[]),
     ("content.rs", &[]),
     ("vector", &["embed"]),
     ("bm25.rs", &[]),
@@ -19,7 +20,16 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("temporal/tense.rs", &[]),
     (
         "store",
-        &["bm25", "content", "embed", "model", "temporal", "timestamp", "vector"],
+        &[
+            "bm25",
+            "content",
+            "embed",
+            "model",
+            "private",
+            "temporal",
+            "timestamp",
+            "vector",
+        ],
     ),
 ];
 
