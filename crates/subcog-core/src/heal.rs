@@ -85,8 +85,13 @@ fn move_aside(path: &Path, stamp: &str) -> Result<PathBuf> {
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("subcog.db");
     let aside = path.with_file_name(format!("{name}.corrupt-{stamp}"));
     for suffix in ["", "-wal", "-shm"] {
-        let from = PathBuf::from(format!("{}{suffix}", path.display()));
-        let to = PathBuf::from(format!("{}{suffix}", aside.display()));
+        // Built on the OS string, so a path that is not UTF-8 is moved intact.
+        let with = |p: &Path| {
+            let mut s = p.as_os_str().to_owned();
+            s.push(suffix);
+            PathBuf::from(s)
+        };
+        let (from, to) = (with(path), with(&aside));
         match std::fs::rename(&from, &to) {
             Ok(()) => {}
             Err(e) if e.kind() == std::io::ErrorKind::NotFound && !suffix.is_empty() => {}
