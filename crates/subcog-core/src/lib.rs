@@ -21,6 +21,7 @@ pub mod eval;
 pub mod events;
 pub mod heal;
 pub mod hooks;
+pub(crate) mod journal;
 pub mod llm;
 pub mod location;
 pub mod manage;

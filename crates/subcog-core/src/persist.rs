@@ -4,34 +4,60 @@
 //! repository) every write to the index also writes the memory's note, inside the index
 //! transaction: if the note cannot be written the row is rolled back and the caller gets
 //! the error. Outside git the index alone is the store. The note is written before the
-//! index commits, so a crash in between leaves a note the index lacks — which `reindex`
-//! and `verify --repair` pick up — never an index row without its durable record.
+//! index commits, so a crash in between leaves a note the index lacks — which the scope's
+//! journal (see `journal`) has the next command complete — never an index row without its
+//! durable record.
 
+use std::path::Path;
 use std::sync::Arc;
 
 use crate::error::{Error, Result};
+use crate::journal::{Entry, Journal, Op};
 use crate::model::{Memory, MemoryId};
 use crate::notes::format::{MetaRecord, memory_note};
 use crate::notes::{Anchor, NoteEdit, NotesError, NotesRef, NotesRepo};
 use crate::service::{ScopeKind, Subcog};
 use crate::store::{InsertOutcome, StoreError, Vectors};
 
+/// The note step of a store write: writes `edits` (one per memory in `ops`) to the
+/// memories ref.
+type NoteStep<'a> = dyn FnMut(&NotesRepo, &[NoteEdit], &[(Op, MemoryId)], &str) -> Result<(), StoreError> + 'a;
+
 /// Runs a store write whose `before_commit` step writes notes, returning the notes error
-/// itself (not the store's "rolled back" wrapper) when that step failed.
+/// itself (not the store's "rolled back" wrapper) when that step failed. The step first
+/// records the memories it is about to write in the scope's journal, and the record is
+/// dropped once the store has committed: a kill in between leaves it for the next command.
 fn with_notes<T>(
-    write: impl FnOnce(&mut dyn FnMut(&NotesRepo, &[NoteEdit], &str) -> Result<(), StoreError>) -> Result<T, StoreError>,
+    journal: &Journal,
+    data_dir: &Path,
+    write: impl FnOnce(&mut NoteStep<'_>) -> Result<T, StoreError>,
 ) -> Result<T> {
     let mut failure: Option<NotesError> = None;
-    let mut step = |repo: &NotesRepo, edits: &[NoteEdit], message: &str| -> Result<(), StoreError> {
-        repo.write(&NotesRef::Memories.refname(), edits, message)
-            .map(|_| ())
-            .map_err(|e| {
-                let reason = e.to_string();
-                failure = Some(e);
-                StoreError::Aborted { reason }
-            })
-    };
-    match write(&mut step) {
+    let mut entries: Vec<Entry> = Vec::new();
+    let mut step =
+        |repo: &NotesRepo, edits: &[NoteEdit], ops: &[(Op, MemoryId)], message: &str| -> Result<(), StoreError> {
+            match journal.begin(data_dir, ops) {
+                Ok(entry) => entries.push(entry),
+                // Without it a kill here is still found by `verify`; the write goes on.
+                Err(e) => tracing::warn!(dir = %journal.dir().display(), error = %e, "cannot write the journal"),
+            }
+            repo.write(&NotesRef::Memories.refname(), edits, message)
+                .map(|_| ())
+                .map_err(|e| {
+                    let reason = e.to_string();
+                    failure = Some(e);
+                    StoreError::Aborted { reason }
+                })
+        };
+    let outcome = write(&mut step);
+    // A failed note write changed nothing; any other failure may have followed the note,
+    // so its entry stays for completion to look at.
+    if outcome.is_ok() || failure.is_some() {
+        for entry in entries {
+            entry.done();
+        }
+    }
+    match outcome {
         Ok(v) => Ok(v),
         Err(e) => match failure {
             Some(notes) => Err(notes.into()),
@@ -63,14 +89,16 @@ impl Subcog {
         let Some(repo) = repo else {
             return Ok(store.insert_many(memories, vectors, dry_run)?);
         };
-        with_notes(|write_notes| {
+        with_notes(&self.journal(scope), &self.location().data_dir, |write_notes| {
             store.insert_many_then(memories, vectors, dry_run, &mut |outcomes| {
-                let edits: Vec<NoteEdit> = memories
+                let inserted: Vec<&Memory> = memories
                     .iter()
                     .zip(outcomes)
                     .filter(|(_, o)| matches!(o, InsertOutcome::Inserted(_)))
-                    .map(|(m, _)| note_edit(m))
+                    .map(|(m, _)| m)
                     .collect();
+                let edits: Vec<NoteEdit> = inserted.iter().map(|m| note_edit(m)).collect();
+                let ops: Vec<(Op, MemoryId)> = inserted.iter().map(|m| (Op::Put, m.id)).collect();
                 if edits.is_empty() {
                     return Ok(());
                 }
@@ -78,7 +106,7 @@ impl Subcog {
                     1 => format!("subcog: capture {}", memories_id(memories, outcomes)),
                     n => format!("subcog: import {n} memories"),
                 };
-                write_notes(&repo, &edits, &message)
+                write_notes(&repo, &edits, &ops, &message)
             })
         })
     }
@@ -94,9 +122,14 @@ impl Subcog {
         let Some(repo) = self.notes_repo(scope, true)? else {
             return Ok(store.update(m, vector)?);
         };
-        with_notes(|write_notes| {
+        with_notes(&self.journal(scope), &self.location().data_dir, |write_notes| {
             store.update_then(m, vector, &mut || {
-                write_notes(&repo, &[note_edit(m)], &format!("subcog: update {}", m.id))
+                write_notes(
+                    &repo,
+                    &[note_edit(m)],
+                    &[(Op::Put, m.id)],
+                    &format!("subcog: update {}", m.id),
+                )
             })
         })
     }
@@ -111,9 +144,14 @@ impl Subcog {
             anchor: Anchor::memory(&id.to_string()),
             body: None,
         };
-        let deleted = with_notes(|write_notes| {
+        let deleted = with_notes(&self.journal(scope), &self.location().data_dir, |write_notes| {
             store.delete_hard_then(id, &mut || {
-                write_notes(&repo, std::slice::from_ref(&remove), &format!("subcog: delete {id}"))
+                write_notes(
+                    &repo,
+                    std::slice::from_ref(&remove),
+                    &[(Op::Delete, *id)],
+                    &format!("subcog: delete {id}"),
+                )
             })
         })?;
         if deleted {

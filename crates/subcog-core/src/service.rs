@@ -311,7 +311,10 @@ impl Subcog {
                 Arc::new(sqlite)
             }
         };
-        Ok(scope.store.get_or_init(|| store).clone())
+        let cached = scope.store.get_or_init(|| store).clone();
+        // A writer killed between its note and its index row left a journal entry.
+        self.complete_journal(kind);
+        Ok(cached)
     }
 
     /// Caches `store` as the scope's store (the first one cached wins) and returns it.

@@ -181,6 +181,15 @@ impl Subcog {
         let pushed = loop {
             rounds += 1;
             notes::fetch(repo.path(), remote)?;
+            // A kill between the merge and the indexing below would leave notes the index
+            // never sees; the journal has the next command compare the scope instead.
+            let entry = match self.journal(scope).begin_merge(&self.location().data_dir) {
+                Ok(entry) => Some(entry),
+                Err(e) => {
+                    tracing::warn!(error = %e, "cannot write the journal");
+                    None
+                }
+            };
             for r in NotesRef::ALL {
                 let stats = repo.merge_tracking(r, remote, &limits)?;
                 if matches!(r, NotesRef::Memories | NotesRef::Meta) {
@@ -218,6 +227,9 @@ impl Subcog {
                     )?;
                     quarantined.extend(held.iter().map(|m| m.id.to_string()));
                 }
+            }
+            if let Some(entry) = entry {
+                entry.done();
             }
             // Push only what we have and the remote lacks.
             let mut to_push = Vec::new();

@@ -3,7 +3,8 @@
 //! Export writes [`Memory`] records as they are stored. Import reads those and also
 //! minimal records from other tools (`content` required, everything else optional), checks
 //! the whole input before writing anything, redacts secrets, skips duplicates (same id, or
-//! same content in the same namespace and domain) and writes each scope in one transaction.
+//! same content in the same namespace and domain) and commits in batches, so an
+//! interrupted import keeps what it committed and a second run finishes it.
 
 use chrono::{DateTime, Utc};
 use serde::Deserialize;
@@ -144,39 +145,84 @@ pub struct ImportReport {
     pub quarantined: usize,
     /// Nothing was written.
     pub dry_run: bool,
+    /// Batches committed (each its rows and notes together).
+    pub batches: usize,
+}
+
+fn count(report: &mut ImportReport, outcomes: Vec<InsertOutcome>) {
+    for o in outcomes {
+        match o {
+            InsertOutcome::Inserted(_) => report.imported += 1,
+            InsertOutcome::DuplicateId(_) => report.duplicate_ids += 1,
+            InsertOutcome::DuplicateContent(_) => report.duplicate_content += 1,
+        }
+    }
+}
+
+/// How an import runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ImportOptions {
+    /// Report what would be imported without writing.
+    pub dry_run: bool,
+    /// Accept namespaces that are not built in, configured or in use.
+    pub allow_new_namespace: bool,
+    /// Records committed together (one index transaction and one notes commit each).
+    pub batch_size: usize,
+}
+
+/// Records per committed batch unless told otherwise.
+pub const DEFAULT_IMPORT_BATCH: usize = 500;
+
+impl Default for ImportOptions {
+    fn default() -> Self {
+        ImportOptions {
+            dry_run: false,
+            allow_new_namespace: false,
+            batch_size: DEFAULT_IMPORT_BATCH,
+        }
+    }
 }
 
 impl Subcog {
-    /// Imports JSON Lines text. Validates every record first; writes nothing on any error.
+    /// Imports JSON Lines text. Validates every record first; writes nothing on a bad one.
     pub fn import(&self, text: &str, dry_run: bool, allow_new_namespace: bool) -> Result<ImportReport> {
-        self.import_with_progress(text, dry_run, allow_new_namespace, &mut |_, _| {})
+        let options = ImportOptions {
+            dry_run,
+            allow_new_namespace,
+            ..ImportOptions::default()
+        };
+        self.import_with_progress(text, &options, &mut |_, _| {})
     }
 
-    /// [`Subcog::import`] reporting embedding progress as `(done, total)`.
+    /// Imports JSON Lines text in committed batches, reporting `(records done, total)`.
+    ///
+    /// Every record is checked before the first write, so a bad line writes nothing. Then
+    /// each batch is committed on its own (its rows and its notes together), so an import
+    /// that is killed or fails keeps the batches before it, and running it again skips
+    /// what is stored (same id, or same content) without embedding it again.
     pub fn import_with_progress(
         &self,
         text: &str,
-        dry_run: bool,
-        allow_new_namespace: bool,
+        options: &ImportOptions,
         progress: &mut dyn FnMut(usize, usize),
     ) -> Result<ImportReport> {
-        let _span = tracing::info_span!("transfer.import", dry_run).entered();
+        let _span = tracing::info_span!("transfer.import", dry_run = options.dry_run).entered();
         let mut records = parse_jsonl(text)?;
         link_turns(&mut records);
         let mut report = ImportReport {
             records: records.len(),
-            dry_run,
+            dry_run: options.dry_run,
             ..Default::default()
         };
         let mut by_scope: Vec<(ScopeKind, Vec<Memory>)> =
             vec![(ScopeKind::Project, Vec::new()), (ScopeKind::User, Vec::new())];
         for (line, record) in records {
-            let (memory, redacted) =
-                self.memory_from_record(record, allow_new_namespace)
-                    .map_err(|e| Error::Import {
-                        line,
-                        message: e.to_string(),
-                    })?;
+            let (memory, redacted) = self
+                .memory_from_record(record, options.allow_new_namespace)
+                .map_err(|e| Error::Import {
+                    line,
+                    message: e.to_string(),
+                })?;
             report.redacted += usize::from(redacted);
             report.quarantined += usize::from(memory.status == Status::Quarantined);
             let scope = ScopeKind::for_domain(memory.domain);
@@ -186,43 +232,62 @@ impl Subcog {
         }
         let by_scope: Vec<(ScopeKind, Vec<Memory>)> = by_scope.into_iter().filter(|(_, m)| !m.is_empty()).collect();
         let mut outcomes: Vec<InsertOutcome> = Vec::new();
-        if dry_run {
+        if options.dry_run {
             for (scope, memories) in &by_scope {
                 outcomes.extend(match self.store_for_read(*scope)? {
                     Some(store) => store.insert_many(memories, None, true)?,
                     None => SqliteStore::open_in_memory()?.insert_many(memories, None, true)?,
                 });
             }
-        } else {
-            // Open every store and compute every vector before the first write, so the
-            // likely failures (a read-only or too-new store, no model) happen while
-            // nothing is written yet. Each store then commits in one transaction.
-            let mut prepared = Vec::new();
-            for (scope, memories) in &by_scope {
-                self.store_for_write(*scope)?;
-                self.notes_repo(*scope, true)?;
-                let texts: Vec<&str> = memories.iter().map(|m| m.content.as_str()).collect();
-                let vectors = match self.embed_texts(&texts, progress) {
-                    Ok(v) => v,
-                    Err(e) => {
-                        tracing::warn!(error = %e, "importing without vectors; run `subcog reindex --embeddings`");
+            count(&mut report, outcomes);
+            return Ok(report);
+        }
+        // Open every store first, so the likely failures (a read-only or too-new store)
+        // happen while nothing is written yet.
+        for (scope, _) in &by_scope {
+            self.store_for_write(*scope)?;
+            self.notes_repo(*scope, true)?;
+        }
+        let total: usize = by_scope.iter().map(|(_, m)| m.len()).sum();
+        let batch_size = options.batch_size.max(1);
+        let mut done = 0;
+        let mut without_vectors = false;
+        progress(done, total);
+        for (scope, memories) in &by_scope {
+            let store = self.store_for_write(*scope)?;
+            for batch in memories.chunks(batch_size) {
+                // What an earlier (interrupted) run stored is skipped before it is embedded.
+                let check = store.insert_many(batch, None, true)?;
+                let fresh: Vec<Memory> = batch
+                    .iter()
+                    .zip(&check)
+                    .filter(|(_, o)| matches!(o, InsertOutcome::Inserted(_)))
+                    .map(|(m, _)| m.clone())
+                    .collect();
+                outcomes.extend(check.into_iter().filter(|o| !matches!(o, InsertOutcome::Inserted(_))));
+                if !fresh.is_empty() {
+                    let texts: Vec<&str> = fresh.iter().map(|m| m.content.as_str()).collect();
+                    let vectors = if without_vectors {
                         None
-                    }
-                };
-                prepared.push((*scope, memories, vectors));
-            }
-            for (scope, memories, vectors) in &prepared {
-                let with = vectors.as_ref().map(|(model, v)| Vectors { model, vectors: v });
-                outcomes.extend(self.persist_insert(*scope, memories, with, false)?);
+                    } else {
+                        match self.embed_texts(&texts, &mut |_, _| {}) {
+                            Ok(v) => v,
+                            Err(e) => {
+                                tracing::warn!(error = %e, "importing without vectors; run `subcog reindex --embeddings`");
+                                without_vectors = true;
+                                None
+                            }
+                        }
+                    };
+                    let with = vectors.as_ref().map(|(model, v)| Vectors { model, vectors: v });
+                    outcomes.extend(self.persist_insert(*scope, &fresh, with, false)?);
+                    report.batches += 1;
+                }
+                done += batch.len();
+                progress(done, total);
             }
         }
-        for o in outcomes {
-            match o {
-                InsertOutcome::Inserted(_) => report.imported += 1,
-                InsertOutcome::DuplicateId(_) => report.duplicate_ids += 1,
-                InsertOutcome::DuplicateContent(_) => report.duplicate_content += 1,
-            }
-        }
+        count(&mut report, outcomes);
         Ok(report)
     }
 

@@ -7,9 +7,11 @@
 //! both sides whole (the newer version of a record wins) and never deletes a memory.
 //!
 //! A note without its index row is completed by `verify` itself, without `--repair`: a
-//! capture killed between the note's commit and the index's leaves exactly that, and the
-//! note is the record. It is indexed under the index's write lock, which every writer
-//! holds while it writes its note, so a capture still in flight is never overtaken.
+//! write killed between the note's commit and the index's leaves exactly that (the
+//! scope's journal normally has the next command finish it first), and the note is the
+//! record. It is indexed under the index's write lock, which every writer holds while it
+//! writes its note, so a capture still in flight is never overtaken, and screened for
+//! instructions to the agent like anything that arrives from outside.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -180,13 +182,14 @@ impl Subcog {
             }
             if !repair && !v.notes_only.is_empty() {
                 let only: BTreeSet<&String> = v.notes_only.iter().collect();
-                let complete: Vec<Memory> = to_index
+                // Screened like any arrival: the notes may come from a sync that was killed
+                // before it screened them, or from a plain `git fetch`.
+                let complete: Vec<(Memory, bool)> = to_index
                     .iter()
                     .filter(|m| only.contains(&m.id.to_string()))
-                    .cloned()
+                    .map(|m| (m.clone(), false))
                     .collect();
-                let mut r = ScopeReindex::default();
-                self.index_memories(scope, complete, &snapshot.with_meta, &mut r, &mut |_, _| {})?;
+                self.complete_from_notes(scope, &repo, complete, &snapshot.with_meta)?;
                 tracing::info!(
                     scope = scope.as_str(),
                     count = v.notes_only.len(),

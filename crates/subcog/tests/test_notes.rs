@@ -198,10 +198,15 @@ fn a_failed_note_write_fails_the_capture_and_keeps_no_row() {
 fn failed_note_writes_roll_back_updates_and_deletes() {
     let env = TestEnv::new();
     let id = env.capture("decisions", "Keep this exact text");
+    // A live writer's lock on the notes ref, taken again before each command (one left
+    // untouched for seconds is a killed writer's and would be removed).
     let lock = env.project.join(".git/refs/notes/mem.lock");
-    std::fs::write(&lock, "").expect("lock");
+    let hold = || std::fs::write(&lock, "").expect("lock");
+    hold();
     env.run(&["update", &id, "--content", "Changed text"]).fails_with(4);
+    hold();
     env.run(&["delete", &id]).fails_with(4);
+    hold();
     env.run(&["delete", &id, "--hard", "--yes"]).fails_with(4);
     std::fs::remove_file(&lock).expect("unlock");
     let m = env.run(&["get", &id, "--json"]).ok().json();
@@ -304,4 +309,87 @@ fn verify_completes_a_capture_interrupted_between_note_and_row() {
         Some(0),
         "{again}"
     );
+}
+
+/// The database file of the project scope and its journal directory.
+fn db_and_journal(env: &TestEnv) -> (std::path::PathBuf, std::path::PathBuf) {
+    let db = crate::test_capture_recall::walk(&env.data)
+        .into_iter()
+        .find(|p| p.extension().is_some_and(|e| e == "db"))
+        .expect("db file");
+    let journal = db.with_extension("journal");
+    (db, journal)
+}
+
+/// What a writer killed between its note and its index commit leaves: the note, the old
+/// index, and its journal entry. The next command of any kind (here `list`) finishes the
+/// write, so `verify` afterwards has nothing left to complete.
+#[test]
+fn the_next_command_finishes_a_capture_killed_between_note_and_row() {
+    let env = TestEnv::new();
+    env.capture("decisions", "Written whole before the interruption");
+    let (db, journal) = db_and_journal(&env);
+    let before = std::fs::read(&db).expect("read");
+    let id = env.capture("decisions", "Its note was committed, its row was not");
+    assert!(
+        std::fs::read_dir(&journal).map(|d| d.count()).unwrap_or(0) == 0,
+        "a committed write leaves no entry"
+    );
+    std::fs::write(&db, before).expect("restore");
+    std::fs::write(
+        journal.join("00000000000000000001-1-0.intent"),
+        format!("put {id}\nend\n"),
+    )
+    .expect("entry");
+    let listed = env.run(&["list", "--json"]).ok().json();
+    let ids: Vec<&str> = listed
+        .as_array()
+        .expect("list")
+        .iter()
+        .filter_map(|m| m["id"].as_str())
+        .collect();
+    assert!(ids.contains(&id.as_str()), "{listed}");
+    assert_eq!(
+        std::fs::read_dir(&journal).expect("journal").count(),
+        0,
+        "entry consumed"
+    );
+    let out = env.run(&["verify", "--json"]).ok().json();
+    assert_eq!(out["problems"], 0, "{out}");
+    assert_eq!(out["scopes"][0]["completed"].as_array().map(Vec::len), Some(0), "{out}");
+}
+
+/// A hard delete killed after its note was removed and before the row's removal committed
+/// is finished by the next command; an unfinished entry (a writer killed while writing it,
+/// before its note) changes nothing.
+#[test]
+fn the_next_command_finishes_a_hard_delete_and_ignores_a_partial_entry() {
+    let env = TestEnv::new();
+    let keep = env.capture("decisions", "Stays through everything");
+    let gone = env.capture("decisions", "Deleted for good, then the process was killed");
+    let (db, journal) = db_and_journal(&env);
+    let before = std::fs::read(&db).expect("read");
+    env.run(&["delete", "--hard", "--yes", &gone]).ok();
+    std::fs::write(&db, before).expect("restore");
+    std::fs::create_dir_all(&journal).expect("journal dir");
+    std::fs::write(
+        journal.join("00000000000000000001-1-0.intent"),
+        format!("delete {gone}\nend\n"),
+    )
+    .expect("entry");
+    std::fs::write(
+        journal.join("00000000000000000002-1-1.intent"),
+        format!("delete {keep}\n"),
+    )
+    .expect("partial");
+    let listed = env.run(&["list", "--json"]).ok().json();
+    let ids: Vec<&str> = listed
+        .as_array()
+        .expect("list")
+        .iter()
+        .filter_map(|m| m["id"].as_str())
+        .collect();
+    assert_eq!(ids, vec![keep.as_str()], "{listed}");
+    let out = env.run(&["verify", "--json"]).ok().json();
+    assert_eq!(out["problems"], 0, "{out}");
 }

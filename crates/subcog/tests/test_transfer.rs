@@ -188,3 +188,43 @@ fn imported_injections_are_held_in_quarantine() {
     let held = env.run(&["list", "--status", "quarantined", "--json"]).ok().json();
     assert_eq!(held.as_array().map(Vec::len), Some(1), "{held}");
 }
+
+/// An import commits in batches; run again after an interruption (here: after only the
+/// first records of the file were imported), it stores the rest and skips what is there,
+/// one notes commit per batch that wrote something.
+#[test]
+fn an_interrupted_import_is_finished_by_running_it_again() {
+    let env = TestEnv::new();
+    let lines: Vec<String> = (0..10)
+        .map(|i| format!("{{\"content\":\"Imported decision number {i} about the billing service\",\"namespace\":\"decisions\"}}\n"))
+        .collect();
+    let first = env.run_stdin(&["import", "--json"], &lines[..4].concat()).ok().json();
+    assert_eq!(
+        (first["imported"].as_u64(), first["batches"].as_u64()),
+        (Some(4), Some(1)),
+        "{first}"
+    );
+    let commits = || {
+        env.git(&["rev-list", "--count", "refs/notes/mem"])
+            .ok()
+            .stdout
+            .trim()
+            .parse::<usize>()
+            .expect("count")
+    };
+    let before = commits();
+    let again = env
+        .run_stdin(&["import", "--batch-size", "3", "--json"], &lines.concat())
+        .ok()
+        .json();
+    assert_eq!(again["records"], 10, "{again}");
+    assert_eq!(again["imported"], 6, "{again}");
+    assert_eq!(again["duplicate_content"], 4, "{again}");
+    // Batches of 3: [0-2] all stored before, [3-5], [6-8], [9] write.
+    assert_eq!(again["batches"], 3, "{again}");
+    assert_eq!(commits() - before, 3);
+    let listed = env.run(&["list", "--json", "--limit", "0"]).ok().json();
+    assert_eq!(listed.as_array().map(Vec::len), Some(10));
+    env.run_stdin(&["import", "--batch-size", "0"], &lines.concat())
+        .fails_with(2);
+}

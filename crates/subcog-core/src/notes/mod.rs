@@ -418,6 +418,14 @@ impl NotesRepo {
         before_ref: &mut dyn FnMut(&Repository) -> Result<(), git2::Error>,
     ) -> Result<Option<Oid>, NotesError> {
         let mut locked = false;
+        // Held while this process moves the ref: with it, a ref lock is never another
+        // subcog's in-flight update, so one left by a killed writer is recognised at once.
+        let writer = WriterLock::acquire(repo.commondir(), refname);
+        let stale_after = if writer.is_some() { STALE_LOCK_HELD } else { STALE_LOCK };
+        if writer.as_ref().is_some_and(|w| w.orphaned == Some(refname)) {
+            // The last subcog to move this ref died doing so: its lock is garbage now.
+            remove_stale_lock(&repo.commondir().join(format!("{refname}.lock")), Duration::ZERO);
+        }
         for attempt in 0..MAX_ATTEMPTS {
             let tip = tip_of(repo, refname).map_err(|e| self.err(e))?;
             let commit = match plan(repo, tip).map_err(|e| self.err(e))? {
@@ -438,7 +446,7 @@ impl NotesRepo {
                 Err(e) if matches!(e.code(), ErrorCode::Modified | ErrorCode::Locked | ErrorCode::Exists) => {
                     locked = e.code() == ErrorCode::Locked;
                     if locked {
-                        remove_stale_lock(&repo.commondir().join(format!("{refname}.lock")));
+                        remove_stale_lock(&repo.commondir().join(format!("{refname}.lock")), stale_after);
                     }
                     tracing::debug!(refname, attempt, "notes ref moved; retrying");
                     backoff(attempt);
@@ -573,13 +581,90 @@ fn signature(repo: &Repository) -> Result<Signature<'static>, git2::Error> {
 /// otherwise block every later write until someone removed the file by hand.
 const STALE_LOCK: Duration = Duration::from_secs(10);
 
-/// Removes `lock` when it has not been touched for [`STALE_LOCK`].
-fn remove_stale_lock(lock: &Path) {
+/// The same while this process holds the [`WriterLock`]: no other subcog can be inside a
+/// ref update then, so only a plain `git` command (milliseconds) could hold the lock.
+const STALE_LOCK_HELD: Duration = Duration::from_secs(2);
+
+/// How long a writer waits for another subcog's ref update before it goes on without the
+/// writer lock (the ref's compare-and-swap keeps that safe; only stale-lock detection slows).
+const WRITER_WAIT: Duration = Duration::from_secs(30);
+
+/// An advisory lock (`flock`) on `subcog-notes.flock` in the git directory, held by a
+/// subcog process while it moves a notes ref. The kernel releases it when the process
+/// dies, which a ref's `.lock` file cannot tell. The holder writes the ref it moves into
+/// the file and empties it when done, so the next holder that finds a name there knows
+/// its predecessor was killed mid-update and that ref's lock file is an orphan.
+struct WriterLock<'r> {
+    file: std::fs::File,
+    /// The ref a killed predecessor was moving, when it is the one this holder moves.
+    orphaned: Option<&'r str>,
+}
+
+impl Drop for WriterLock<'_> {
+    fn drop(&mut self) {
+        if let Err(e) = self.file.set_len(0) {
+            tracing::debug!(error = %e, "cannot clear the writer lock");
+        }
+    }
+}
+
+impl<'r> WriterLock<'r> {
+    /// Takes the lock to move `refname`, waiting up to [`WRITER_WAIT`]; `None` when it
+    /// cannot be had.
+    fn acquire(git_dir: &Path, refname: &'r str) -> Option<WriterLock<'r>> {
+        let path = git_dir.join("subcog-notes.flock");
+        let file = crate::private::file_options()
+            .create(true)
+            .truncate(false)
+            .read(true)
+            .write(true)
+            .open(&path)
+            .map_err(|e| tracing::debug!(path = %path.display(), error = %e, "no writer lock"))
+            .ok()?;
+        let deadline = std::time::Instant::now() + WRITER_WAIT;
+        loop {
+            match file.try_lock() {
+                Ok(()) => {
+                    use std::io::{Read, Seek, Write};
+                    let mut left = String::new();
+                    let _ = (&file).read_to_string(&mut left);
+                    let orphaned = (left.trim() == refname).then_some(refname);
+                    if !left.trim().is_empty() {
+                        tracing::warn!(
+                            refname = left.trim(),
+                            "a subcog process was killed while moving a notes ref"
+                        );
+                    }
+                    let w = WriterLock { file, orphaned };
+                    let mut f = &w.file;
+                    let noted = f
+                        .set_len(0)
+                        .and_then(|()| f.seek(std::io::SeekFrom::Start(0)))
+                        .and_then(|_| f.write_all(format!("{refname}\n").as_bytes()));
+                    if let Err(e) = noted {
+                        tracing::debug!(error = %e, "cannot note the ref in the writer lock");
+                    }
+                    return Some(w);
+                }
+                Err(std::fs::TryLockError::WouldBlock) if std::time::Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_millis(2 + fastrand::u64(0..8)));
+                }
+                Err(e) => {
+                    tracing::debug!(path = %path.display(), error = %e, "going on without the writer lock");
+                    return None;
+                }
+            }
+        }
+    }
+}
+
+/// Removes `lock` when it has not been touched for `stale_after`.
+fn remove_stale_lock(lock: &Path, stale_after: Duration) {
     let age = std::fs::metadata(lock)
         .and_then(|m| m.modified())
         .ok()
         .and_then(|t| t.elapsed().ok());
-    if age.is_some_and(|age| age >= STALE_LOCK) {
+    if age.is_some_and(|age| age >= stale_after) {
         match std::fs::remove_file(lock) {
             Ok(()) => tracing::warn!(lock = %lock.display(), "removed a stale lock file left by a killed writer"),
             Err(e) => tracing::debug!(lock = %lock.display(), error = %e, "could not remove a stale lock"),

@@ -245,8 +245,8 @@ fn merges_union_records_and_keep_the_newer_version() {
 }
 
 /// A lock left by a writer killed inside a ref update would block every later write: one
-/// untouched for ten seconds is removed; a fresh one (a live writer) is waited on and
-/// reported.
+/// untouched for two seconds (while subcog's own writer lock is held) is removed; a fresh
+/// one is waited on and reported.
 #[test]
 fn a_stale_ref_lock_is_removed_and_a_fresh_one_is_reported() {
     let (dir, notes) = repo();
@@ -266,4 +266,38 @@ fn a_stale_ref_lock_is_removed_and_a_fresh_one_is_reported() {
         .expect("written past the stale lock");
     assert!(!lock.exists());
     assert_eq!(notes.entries(MEM).expect("entries").len(), 2);
+    // With the writer lock held, no other subcog can own a ref lock: one a few seconds
+    // old is a killed writer's and goes at once, not after ten seconds.
+    std::fs::write(&lock, "").expect("lock");
+    let recent = std::time::SystemTime::now() - std::time::Duration::from_secs(3);
+    std::fs::File::options()
+        .write(true)
+        .open(&lock)
+        .and_then(|f| f.set_modified(recent))
+        .expect("age the lock");
+    notes
+        .write(MEM, &[edit("third", "x")], "w")
+        .expect("written past a lock left by a killed writer");
+    assert_eq!(notes.entries(MEM).expect("entries").len(), 3);
+}
+
+/// A subcog killed while moving a ref leaves the ref's lock and its name in the writer
+/// lock file (which the kernel unlocked). The next writer removes that lock at once,
+/// instead of waiting for it to age; a fresh lock nobody recorded is still respected.
+#[test]
+fn a_lock_left_by_a_killed_subcog_is_removed_at_once() {
+    let (dir, notes) = repo();
+    notes.write(MEM, &[edit("first", "x")], "w").expect("write");
+    let lock = dir.path().join(".git/refs/notes/mem.lock");
+    std::fs::write(&lock, "").expect("lock");
+    std::fs::write(dir.path().join(".git/subcog-notes.flock"), format!("{MEM}\n")).expect("record");
+    notes
+        .write(MEM, &[edit("second", "x")], "w")
+        .expect("written past the killed writer's lock");
+    assert!(!lock.exists());
+    let record = std::fs::read_to_string(dir.path().join(".git/subcog-notes.flock")).expect("read");
+    assert_eq!(record, "", "a finished writer leaves no name behind");
+    std::fs::write(&lock, "").expect("lock");
+    let err = notes.write(MEM, &[edit("third", "x")], "w").expect_err("locked");
+    assert!(matches!(err, NotesError::Locked { .. }), "{err}");
 }

@@ -17,8 +17,10 @@ use crate::output;
 /// "conversation" (or "session_id") and "speaker" (or "role"): each is stored as
 /// `speaker: text`, with the two turns before it and the one after as its context
 /// (searched at low weight) unless it brings one. The whole file is checked before anything is
-/// written; a bad line stops the import with its line number. Duplicates (same id, or the
-/// same content in the same namespace and domain) are skipped.
+/// written; a bad line stops the import with its line number. Records are then committed in
+/// batches: an interrupted import keeps the batches it committed, and running it again
+/// finishes it, skipping what is stored. Duplicates (same id, or the same content in the
+/// same namespace and domain) are skipped.
 #[derive(Debug, Args)]
 pub struct ImportArgs {
     /// The JSONL file ("-" or absent: stdin)
@@ -29,6 +31,9 @@ pub struct ImportArgs {
     /// Accept namespaces in minimal records that are not built in, configured or in use
     #[arg(long)]
     pub allow_new_namespace: bool,
+    /// Records committed together (one transaction and one notes commit each)
+    #[arg(long, default_value_t = subcog_core::transfer::DEFAULT_IMPORT_BATCH as u64, value_parser = clap::value_parser!(u64).range(1..))]
+    pub batch_size: u64,
 }
 
 /// Runs `import`.
@@ -45,12 +50,15 @@ pub fn run(app: &App, args: ImportArgs) -> CommandResult {
             text
         }
     };
-    let bar = crate::progress::Progress::new("embedding", app.global.quiet || app.json());
+    let bar = crate::progress::Progress::new("importing", app.global.quiet || app.json());
+    let options = subcog_core::transfer::ImportOptions {
+        dry_run: args.dry_run,
+        allow_new_namespace: args.allow_new_namespace,
+        batch_size: usize::try_from(args.batch_size).unwrap_or(usize::MAX),
+    };
     let report = app
         .subcog()?
-        .import_with_progress(&text, args.dry_run, args.allow_new_namespace, &mut |d, t| {
-            bar.update(d, t)
-        })?;
+        .import_with_progress(&text, &options, &mut |d, t| bar.update(d, t))?;
     bar.finish();
     if app.json() {
         return output::print_json(&serde_json::to_value(&report).unwrap_or_default());

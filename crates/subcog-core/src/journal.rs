@@ -1,0 +1,398 @@
+//! The write journal: what a two-part write is about to change, so that a process killed
+//! between its parts leaves a record the next command finishes on its own.
+//!
+//! A write in a scope backed by git puts the memory's note first and commits the index
+//! row after it (see `persist`). A kill in between leaves a note the index lacks (or, for a
+//! deletion, a row whose note is gone). Before the note is written, the writer records
+//! each memory it touches in a small file next to the index, and removes that file once
+//! the index has committed. The first command that opens the scope afterwards (a hook, a
+//! recall, a `list`) finds the files left behind and brings those memories' rows up to
+//! their notes — a few reads, only after a crash; a missing journal directory costs one
+//! `stat`.
+//!
+//! The entry is written while the writer holds the index's write lock, and completion
+//! writes through the same lock, so a writer still alive is never overtaken: completion
+//! either waits for it to commit (and finds nothing to do) or sees its entry before the
+//! note exists. An entry is only trusted once its last line (`end`) is written; a partial
+//! one is a writer killed before its note, or one still writing, and is removed when old.
+
+use std::collections::BTreeSet;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use crate::error::Result;
+use crate::model::{MemoryId, Status};
+use crate::notes::Anchor;
+use crate::reindex::ScopeReindex;
+use crate::service::{EmbedderState, ScopeKind, Subcog};
+
+/// What a write does to a memory's note.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Op {
+    /// Writes (creates or replaces) the note.
+    Put,
+    /// Removes the note.
+    Delete,
+}
+
+/// The mark of a sync's merge: notes arrive for memories nobody named in advance, so
+/// completion compares the whole scope (its id is unused).
+const MERGE: &str = "merge";
+
+/// The journal directory of one scope.
+#[derive(Debug, Clone)]
+pub(crate) struct Journal {
+    dir: PathBuf,
+}
+
+/// An entry written by this process, removed with [`Entry::done`].
+#[derive(Debug)]
+pub(crate) struct Entry {
+    path: PathBuf,
+}
+
+/// An entry found on disk.
+#[derive(Debug)]
+pub(crate) struct Pending {
+    path: PathBuf,
+    ops: Vec<(Op, MemoryId)>,
+    /// A sync's merge was under way: the whole scope is compared.
+    merge: bool,
+}
+
+/// How old an unfinished entry must be to count as left by a killed writer (a live one
+/// finishes it in microseconds).
+const PARTIAL_STALE: Duration = Duration::from_secs(10);
+const END: &str = "end";
+const EXT: &str = "intent";
+
+static COUNTER: AtomicU64 = AtomicU64::new(0);
+
+impl Journal {
+    /// The journal kept beside the index at `db_path` (`subcog.db` → `subcog.journal/`).
+    pub(crate) fn beside(db_path: &Path) -> Self {
+        Journal {
+            dir: db_path.with_extension("journal"),
+        }
+    }
+
+    /// The directory.
+    pub(crate) fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Records that `ops` are about to be written.
+    pub(crate) fn begin(&self, data_dir: &Path, ops: &[(Op, MemoryId)]) -> std::io::Result<Entry> {
+        self.write_entry(data_dir, ops, false)
+    }
+
+    /// Records that a sync is about to merge arriving notes into the scope's refs.
+    pub(crate) fn begin_merge(&self, data_dir: &Path) -> std::io::Result<Entry> {
+        self.write_entry(data_dir, &[], true)
+    }
+
+    fn write_entry(&self, data_dir: &Path, ops: &[(Op, MemoryId)], merge: bool) -> std::io::Result<Entry> {
+        if !self.dir.is_dir() {
+            crate::private::create_dir_within(data_dir, &self.dir)?;
+        }
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or_default();
+        let name = format!(
+            "{nanos:020}-{}-{}.{EXT}",
+            std::process::id(),
+            COUNTER.fetch_add(1, Ordering::Relaxed)
+        );
+        let path = self.dir.join(name);
+        let mut text = String::new();
+        if merge {
+            text.push_str(MERGE);
+            text.push('\n');
+        }
+        for (op, id) in ops {
+            let word = match op {
+                Op::Put => "put",
+                Op::Delete => "delete",
+            };
+            text.push_str(&format!("{word} {id}\n"));
+        }
+        text.push_str(END);
+        text.push('\n');
+        let mut file = crate::private::file_options()
+            .write(true)
+            .create_new(true)
+            .open(&path)?;
+        file.write_all(text.as_bytes())?;
+        Ok(Entry { path })
+    }
+
+    /// Finished entries left behind, oldest first. Unfinished ones older than
+    /// [`PARTIAL_STALE`] are removed on the way (their writer died before its note).
+    pub(crate) fn pending(&self) -> Vec<Pending> {
+        let Ok(dir) = std::fs::read_dir(&self.dir) else {
+            return Vec::new();
+        };
+        let mut found = Vec::new();
+        for entry in dir.flatten() {
+            let path = entry.path();
+            if path.extension().is_none_or(|e| e != EXT) {
+                continue;
+            }
+            let Ok(text) = std::fs::read_to_string(&path) else {
+                continue;
+            };
+            match parse(&text) {
+                Some((ops, merge)) => found.push(Pending { path, ops, merge }),
+                None => {
+                    let old = entry
+                        .metadata()
+                        .and_then(|m| m.modified())
+                        .ok()
+                        .and_then(|t| t.elapsed().ok())
+                        .is_some_and(|age| age >= PARTIAL_STALE);
+                    if old {
+                        remove(&path);
+                    }
+                }
+            }
+        }
+        found.sort_by(|a, b| a.path.cmp(&b.path));
+        found
+    }
+}
+
+impl Entry {
+    /// The write committed: forgets the entry.
+    pub(crate) fn done(self) {
+        remove(&self.path);
+    }
+}
+
+fn remove(path: &Path) {
+    match std::fs::remove_file(path) {
+        Ok(()) => {}
+        // Completion in another process may have finished it first.
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => tracing::warn!(path = %path.display(), error = %e, "cannot remove a journal entry"),
+    }
+}
+
+/// The operations of a finished entry and whether it marks a merge; `None` when it is
+/// partial or not an entry.
+fn parse(text: &str) -> Option<(Vec<(Op, MemoryId)>, bool)> {
+    let mut ops = Vec::new();
+    let mut merge = false;
+    let mut lines = text.lines();
+    for line in lines.by_ref() {
+        if line == END {
+            return lines.next().is_none().then_some((ops, merge));
+        }
+        if line == MERGE {
+            merge = true;
+            continue;
+        }
+        let (word, id) = line.split_once(' ')?;
+        let op = match word {
+            "put" => Op::Put,
+            "delete" => Op::Delete,
+            _ => return None,
+        };
+        ops.push((op, id.parse().ok()?));
+    }
+    None
+}
+
+/// What completing a scope's journal changed.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub(crate) struct Completed {
+    /// Rows written from their notes.
+    pub indexed: usize,
+    /// Rows removed because their note was deleted.
+    pub removed: usize,
+}
+
+impl Subcog {
+    /// The journal of a scope.
+    pub(crate) fn journal(&self, kind: ScopeKind) -> Journal {
+        Journal::beside(self.scope_path(kind))
+    }
+
+    /// Finishes the writes a killed process left half done in `kind`. Never fails the
+    /// command that opened the scope: a problem is logged and the entries are kept for the
+    /// next one (and `verify` still completes notes without rows).
+    pub(crate) fn complete_journal(&self, kind: ScopeKind) {
+        let journal = self.journal(kind);
+        // This process's own entries belong to writes still under way in it.
+        let mine = format!("-{}-", std::process::id());
+        let pending: Vec<Pending> = journal
+            .pending()
+            .into_iter()
+            .filter(|p| !p.path.file_name().is_some_and(|n| n.to_string_lossy().contains(&mine)))
+            .collect();
+        if pending.is_empty() {
+            return;
+        }
+        let _span = tracing::info_span!("journal.complete", scope = kind.as_str(), entries = pending.len()).entered();
+        match self.replay(kind, &pending) {
+            Ok(done) => {
+                for p in &pending {
+                    remove(&p.path);
+                }
+                if done != Completed::default() {
+                    tracing::info!(
+                        indexed = done.indexed,
+                        removed = done.removed,
+                        "finished writes an interrupted process left half done"
+                    );
+                }
+            }
+            Err(e) => tracing::warn!(error = %e, "cannot finish interrupted writes yet; `subcog verify` will"),
+        }
+    }
+
+    fn replay(&self, kind: ScopeKind, pending: &[Pending]) -> Result<Completed> {
+        let mut done = Completed::default();
+        let Some(repo) = self.notes_repo(kind, false)? else {
+            return Ok(done);
+        };
+        let mut deleted: BTreeSet<MemoryId> = BTreeSet::new();
+        let mut anchors: BTreeSet<git2::Oid> = BTreeSet::new();
+        for (op, id) in pending.iter().flat_map(|p| &p.ops) {
+            if *op == Op::Delete {
+                deleted.insert(*id);
+            }
+            anchors.insert(Anchor::memory(&id.to_string()).oid);
+        }
+        let whole = pending.iter().any(|p| p.merge);
+        let snapshot = self.read_notes(&repo, kind, (!whole).then_some(&anchors))?;
+        let store = self.store_for_write(kind)?;
+        let noted: BTreeSet<MemoryId> = snapshot.memories.iter().map(|m| m.id).collect();
+        for id in deleted.difference(&noted) {
+            done.removed += usize::from(store.delete_hard(id)?);
+        }
+        let mut behind = Vec::new();
+        for note in &snapshot.memories {
+            let row = store.get(&note.id)?;
+            // Strictly newer: a note whose row differs at the same time is one the row has
+            // moved past (a memory held in quarantine while its note was being rewritten).
+            let stale = match &row {
+                None => true,
+                Some(row) => {
+                    note.updated_at > row.updated_at
+                        && crate::notes::format::memory_note(row) != crate::notes::format::memory_note(note)
+                }
+            };
+            if stale {
+                behind.push((note.clone(), row.is_some_and(|r| r.content == note.content)));
+            }
+        }
+        done.indexed = self.complete_from_notes(kind, &repo, behind, &snapshot.with_meta)?;
+        Ok(done)
+    }
+
+    /// Writes memories read from notes into the index, as a write that was cut short
+    /// would have. Text the index does not hold yet is screened for instructions to the
+    /// agent first, as at capture: a sync killed before it screened its arrivals must not
+    /// let them through. `known` marks memories whose content the row already has. Returns
+    /// how many rows were written.
+    pub(crate) fn complete_from_notes(
+        &self,
+        kind: ScopeKind,
+        repo: &crate::notes::NotesRepo,
+        memories: Vec<(crate::model::Memory, bool)>,
+        with_meta: &BTreeSet<MemoryId>,
+    ) -> Result<usize> {
+        if memories.is_empty() {
+            return Ok(0);
+        }
+        let mut held = Vec::new();
+        let memories: Vec<crate::model::Memory> = memories
+            .into_iter()
+            .map(|(mut m, known)| {
+                if !known && crate::quarantine::hold(&mut m).is_some() {
+                    held.push(m.clone());
+                }
+                m
+            })
+            .collect();
+        let embed: Vec<(MemoryId, String)> = memories
+            .iter()
+            .filter(|m| m.status != Status::Deleted)
+            .map(|m| (m.id, m.content.clone()))
+            .collect();
+        let mut r = ScopeReindex::default();
+        self.index_memories(kind, memories, with_meta, &mut r, &mut |_, _| {})?;
+        if !held.is_empty() {
+            let edits: Vec<_> = held.iter().map(crate::persist::note_edit).collect();
+            repo.write(
+                &crate::notes::NotesRef::Memories.refname(),
+                &edits,
+                &format!("subcog: held {} completed notes in quarantine", edits.len()),
+            )?;
+        }
+        // The interrupted writer had computed the vectors; compute them again so recall by
+        // meaning finds these memories (a failure leaves it to `reindex --embeddings`).
+        if let EmbedderState::Ready(embedder) = self.embedder_state() {
+            let store = self.store_for_write(kind)?;
+            let texts: Vec<&str> = embed.iter().map(|(_, t)| t.as_str()).collect();
+            match embedder.embed(&texts) {
+                Ok(vectors) => {
+                    let items: Vec<_> = embed.iter().map(|(id, _)| *id).zip(vectors).collect();
+                    store.put_embeddings(embedder.model(), &items)?;
+                }
+                Err(e) => tracing::warn!(error = %e, "completed memories left without vectors"),
+            }
+        }
+        Ok(r.inserted + r.replaced)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn id(n: i64) -> MemoryId {
+        let at = chrono::DateTime::from_timestamp(1_700_000_000 + n, 0).unwrap_or_default();
+        MemoryId::derived(at, &n.to_string())
+    }
+
+    #[test]
+    fn an_entry_round_trips_and_is_gone_when_done() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let journal = Journal::beside(&dir.path().join("subcog.db"));
+        assert!(journal.pending().is_empty(), "no directory, no entries");
+        let entry = journal
+            .begin(dir.path(), &[(Op::Put, id(1)), (Op::Delete, id(2))])
+            .expect("begin");
+        let pending = journal.pending();
+        assert_eq!(pending.len(), 1);
+        assert_eq!(pending[0].ops, vec![(Op::Put, id(1)), (Op::Delete, id(2))]);
+        assert!(!pending[0].merge);
+        entry.done();
+        assert!(journal.pending().is_empty());
+        let merge = journal.begin_merge(dir.path()).expect("merge");
+        let pending = journal.pending();
+        assert!(pending[0].merge && pending[0].ops.is_empty());
+        merge.done();
+    }
+
+    #[test]
+    fn a_partial_entry_is_not_trusted() {
+        assert_eq!(parse("put 01ARZ3NDEKTSV4RRFFQ69G5FAV\n"), None, "no end line");
+        assert_eq!(parse("put x\nend\n"), None, "not an id");
+        assert_eq!(parse("remove 01ARZ3NDEKTSV4RRFFQ69G5FAV\nend\n"), None, "unknown word");
+        assert_eq!(parse("end\nput x\n"), None, "text after the end");
+        assert_eq!(parse("end\n"), Some((Vec::new(), false)));
+        assert_eq!(parse("merge\nend\n"), Some((Vec::new(), true)));
+        let dir = tempfile::tempdir().expect("tempdir");
+        let journal = Journal::beside(&dir.path().join("subcog.db"));
+        std::fs::create_dir_all(journal.dir()).expect("dir");
+        let partial = journal.dir().join("1-2-3.intent");
+        std::fs::write(&partial, "put ").expect("write");
+        assert!(journal.pending().is_empty());
+        assert!(partial.exists(), "a young partial entry may be a live writer's");
+    }
+}
