@@ -9,8 +9,11 @@
 //! text after [`normalize`] has undone obfuscation. They ask for the shape of an
 //! instruction addressed to an agent, not for trigger words: "ignore case", "the system
 //! prompt template", "human review" and a parser test that mentions `</memory>` stay.
+//! What no phrase rule holds is weighed by [`directives`]: signals of harm given as an
+//! order, sentence by sentence.
 //! Measured by `subcog eval quarantine` (docs/RELIABILITY.md).
 
+mod directives;
 mod normalize;
 mod rules;
 
@@ -35,7 +38,11 @@ impl Verdict {
 /// Whether `text` reads as an instruction to the agent, and why.
 pub fn assess(text: &str) -> Option<Verdict> {
     let readings = normalize::read(text);
-    let reasons = rules::matches(text, &readings);
+    let mut reasons = rules::matches(text, &readings);
+    if reasons.is_empty() {
+        let lines: String = text.lines().map(normalize::fold).collect::<Vec<_>>().join("\n");
+        reasons = directives::weigh(&lines).unwrap_or_default();
+    }
     (!reasons.is_empty()).then_some(Verdict { reasons })
 }
 
