@@ -220,6 +220,17 @@ impl Subcog {
         Journal::beside(self.scope_path(kind))
     }
 
+    /// Finishes the writes a killed process left half done in the scopes open in this
+    /// process. Opening a scope does this once; a long-lived process (the warm daemon, the
+    /// MCP server) calls it per request, at the cost of reading an empty directory.
+    pub fn finish_interrupted_writes(&self) {
+        for kind in [ScopeKind::Project, ScopeKind::User] {
+            if self.store_is_open(kind) {
+                self.complete_journal(kind);
+            }
+        }
+    }
+
     /// Finishes the writes a killed process left half done in `kind`. Never fails the
     /// command that opened the scope: a problem is logged and the entries are kept for the
     /// next one (and `verify` still completes notes without rows).

@@ -74,7 +74,12 @@ impl Server {
         f: impl FnOnce(&Subcog) -> Result<T, CommandError> + Send + 'static,
     ) -> Result<T, String> {
         let subcog = self.shared.subcog.clone();
-        match self.shared.tracker.spawn_blocking(move || f(&subcog)).await {
+        let run = move || {
+            // A long-lived server: a write another process left half done is finished here.
+            subcog.finish_interrupted_writes();
+            f(&subcog)
+        };
+        match self.shared.tracker.spawn_blocking(run).await {
             Ok(result) => result.map_err(|e| e.message()),
             Err(e) => {
                 tracing::error!(error = %e, "MCP request failed inside subcog");

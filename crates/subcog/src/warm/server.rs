@@ -383,6 +383,9 @@ impl State {
                     }
                 }
                 entry.used = Instant::now();
+                // Cached across requests: a write another process left half done since
+                // the scope was opened is finished now (an empty directory read).
+                entry.subcog.finish_interrupted_writes();
                 app.set_subcog(entry.subcog.clone());
                 return;
             }
