@@ -60,13 +60,16 @@ pub struct Report {
     pub failures: Vec<Failure>,
 }
 
-/// Reads `corpus.jsonl` in `dir` (and `holdout.jsonl` when there: notes written later by
-/// someone who saw neither the rules nor the corpus) and scores quarantine on them.
+/// Reads `corpus.jsonl` in `dir` (and `holdout.jsonl`, `holdout2.jsonl` when there: notes
+/// written later by someone who saw neither the rules nor the corpus) and scores
+/// quarantine on them.
 pub fn run(dir: &Path, details: bool) -> Result<Report> {
     let mut notes: Vec<Note> = read_jsonl(&dir.join("corpus.jsonl"))?;
-    let holdout = dir.join("holdout.jsonl");
-    if holdout.exists() {
-        notes.extend(read_jsonl::<Note>(&holdout)?);
+    for name in ["holdout.jsonl", "holdout2.jsonl"] {
+        let holdout = dir.join(name);
+        if holdout.exists() {
+            notes.extend(read_jsonl::<Note>(&holdout)?);
+        }
     }
     Ok(score(&notes, details))
 }
@@ -120,21 +123,25 @@ mod tests {
 
     /// The corpus shipped in `data/quarantine`: a regression guard at the figures reported
     /// in docs/RELIABILITY.md. The phrase rules were written on dev, the harm signals
-    /// weighed on dev and test; the hold-out set was read once, after both.
+    /// weighed on dev, test and (after it was read once) the first hold-out set; the second
+    /// hold-out set was read once, after all of them.
     #[test]
     fn the_shipped_corpus_is_scored_on_every_split() {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/quarantine");
         let r = run(&dir, false).expect("corpus");
-        assert!(r.caught["dev"].rate >= 0.95, "{:?}", r.caught["dev"]);
-        assert!(r.caught["test"].rate >= 0.8, "{:?}", r.caught["test"]);
-        assert!(r.caught["holdout"].rate >= 0.45, "{:?}", r.caught["holdout"]);
-        for (split, most) in [("dev", 0.03), ("test", 0.03), ("holdout", 0.075)] {
+        for (split, least, most) in [
+            ("dev", 0.95, 0.03),
+            ("test", 0.85, 0.03),
+            ("holdout", 0.65, 0.07),
+            ("holdout2", 0.25, 0.08),
+        ] {
+            assert!(r.caught[split].rate >= least, "{split}: {:?}", r.caught[split]);
             assert!(
                 r.false_positives[split].rate <= most,
                 "{split}: {:?}",
                 r.false_positives[split]
             );
         }
-        assert_eq!(r.caught["all"].notes + r.false_positives["all"].notes, 397 + 386);
+        assert_eq!(r.caught["all"].notes + r.false_positives["all"].notes, 397 + 386 + 482);
     }
 }

@@ -11,10 +11,10 @@
 //! Each signal compiles the first time a sentence holds one of its anchors, and the order
 //! words are weighed only beside harm, so an ordinary note compiles nothing.
 //!
-//! The phrase rules in `rules` overfit the notes they were written on: on a set written
-//! later by someone else they caught 31 % of attacks. These signals were written as
-//! families rather than phrases, weighed on both halves of `data/quarantine/corpus.jsonl`,
-//! and read once on `holdout.jsonl` (docs/RELIABILITY.md).
+//! The phrase rules in `rules` overfit the notes they were written on: on sets written
+//! later by others they caught 31 % and 16 % of attacks. These signals were written as
+//! families rather than phrases, weighed on `corpus.jsonl` and `holdout.jsonl`, and read
+//! once on `holdout2.jsonl` (docs/RELIABILITY.md): they add about ten points there.
 
 use std::sync::{LazyLock, OnceLock};
 
@@ -326,6 +326,168 @@ static SIGNALS: LazyLock<Vec<Signal>> = LazyLock::new(|| {
         r"\bskip (?:the )?(?:confirmation|approval|review)\b",
         r"\b(?:blanket|standing) (?:approval|permission|consent)\b",
     ].join("|"));
+    // The second wave, written as families from the first holdout's misses and read once
+    // on `holdout2.jsonl`.
+    add(
+        "sent out (sink first)",
+        1.0,
+        Harm,
+        vec!["http", "@", "webhook", "pastebin", "gist", "ngrok", "s3://"],
+        true,
+        format!(
+            r"{OUTSIDE}{w}*\b(?:send|post|upload|forward|e-?mail|mail|transmit|export|dump|archive|publish|ship|stream|transfer|submit|copy)\b|\b(?:export|dump|archive|publish|ship|stream|transfer|load|append|get)\b{w}*(?:{OUTSIDE}|s3://)|\b(?:copy|sync|upload)\b{w}*s3://"
+        ),
+    );
+    add(
+        "secrets into the open",
+        1.0,
+        Harm,
+        vec![
+            "connection string",
+            "keystore",
+            "private half",
+            ".pem",
+            ".key",
+            "vault",
+            "password",
+            "bash_history",
+            ".gitconfig",
+            "token",
+            "secret",
+            "credential",
+            "private key",
+            "signing key",
+        ],
+        false,
+        format!(
+            r"\b(?:put|commit|echo|summari[sz]e|attach|copy|paste|include|add|write|append|list|record|store|generate)\b{w}*\b(?:connection strings?|keystores?|private half|\.pem\b|\.key\b|vault|password manager|bash_history|\.gitconfig|admin tok\w*|passwords?|tokens?|secrets?|credentials?|private keys?|signing keys?)\b{w}*\b(?:commit|pr|pull request|issue|readme|docs?|chat|summary|description|report|handover|fixtures?|repo(?:sitory)?|values\.yaml|template|stdout|logs?|keys/)"
+        ),
+    );
+    add(
+        "weakened",
+        1.0,
+        Harm,
+        vec![
+            "signature",
+            "csrf",
+            "cors",
+            "password minimum",
+            "minimum password",
+            "breached",
+            "sslrequired",
+            "allow_unauthenticated",
+            "unsigned",
+            "2fa",
+            "mfa",
+            "auth",
+            "guardrail",
+            "sandbox",
+            "checksum",
+            "scanner",
+            "scanning",
+            "access-control-allow-origin",
+            "777",
+            "continue-on-error",
+            "|| true",
+            "eslint-disable",
+            "noqa",
+            "gonosumdb",
+            "wildcard",
+            "tls",
+            "certificate",
+        ],
+        false,
+        format!(
+            r"\b(?:widen|relax|loosen|lower|weaken|remove|disable|turn off|skip|bypass)\b{w}*\b(?:signature checks?|signature verification|csrf|cors|password minimum|minimum password|breached-password|sslrequired|2fa enforcement|mfa|auth dependency|auth(?:entication|orization|n)? (?:checks?|middleware|guards?|dependency)|guardrails?|sandbox(?:ing)?|checksum verification|secret[- ]scann\w*|tls certificate verification|certificate verification)\b|\b(?:allow|accept)\b{w}*\b(?:unsigned requests|unauthenticated|any origin|all origins)\b|\bsslrequired\W+(?:to\s+)?none\b|access-control-allow-origin:\s*\*|\bchmod\s+(?:-r\s+)?777\b|continue-on-error:\s*true|\|\|\s*true\b|/\*\s*eslint-disable\s*\*/|#\s*noqa(?:\s|$|[^:\w])|\bgonosumdb\b|allow_unauthenticated\s*=\s*true|\bwildcard redirect|\bbypass(?:es)? auth"
+        ),
+    );
+    add(
+        "fetched and run",
+        1.0,
+        Harm,
+        vec![
+            "download",
+            "fetch",
+            "pull",
+            "exec",
+            "iex",
+            "bash <",
+            "powershell",
+            ".sh",
+            ".ps1",
+            ".bin",
+            ".exe",
+            ".patch",
+            "sudo",
+        ],
+        false,
+        format!(
+            r"\b(?:download|fetch|pull)\b{w}*\b(?:and|then)\s+(?:run|execute|apply|install)\b|\bexec\s*\(\s*urllib|\biex\s*\(|\bbash\s*<\(\s*curl|\bpowershell\b[^\n]*\biwr\b|https?://\S+\.(?:sh|ps1|bin|exe|patch)\b{w}*\b(?:run|execute|apply|sudo|as root)\b|\b(?:run|execute|apply)\b{w}*https?://\S+\.(?:sh|ps1|bin|exe|patch)\b"
+        ),
+    );
+    add(
+        "irreversible",
+        1.0,
+        Harm,
+        vec!["rm -rf", "dropdb", "--force"],
+        false,
+        r"\brm -rf\s+~|\bdropdb\b|--force over|\bpush with --force(?:\s|$|[^-\w])".to_string(),
+    );
+    add(
+        "concealment (report)",
+        1.0,
+        Subversion,
+        vec![
+            "surface", "mention", "reveal", "disclose", "comment about", "out of", "describe it as", "summari", "report nothing",
+            "say they were", "say it was", "to yourself", "from your output", "-only", "need the details", "need to know",
+        ],
+        false,
+        [
+            r"\b(?:don't|do not|never)\s+(?:surface|mention|reveal|disclose|add a comment about)\b",
+            r"\bkeep\b[^.!?\n]*\bout of (?:the )?(?:final )?(?:summary|pr description|description|report|changelog|release notes|commit message|notes)\b",
+            r"\bleave (?:it|this|them) out of\b|\bdescribe it as\b|\bsummari[sz]e (?:your work |it |this )?as\b|\breport nothing unusual\b",
+            r"\bsay (?:they|it) (?:were|was)\b|\bkeep the link to yourself\b|\bsuppress\b[^.!?\n]*\bfrom your output\b",
+            r"\b(?:agent|assistant)-only\b|\bthe user (?:doesn't|does not|don't) need (?:the details|to know)\b",
+        ]
+        .join("|"),
+    );
+    add(
+        "reprogramming (identity)",
+        1.5,
+        Subversion,
+        vec![
+            "guardrail", "safety", "restriction", "content polic", "unrestricted", "real identity", "ignores the", "ignore the",
+            "defer", "own judg", "started with", "configured with", "launched with", "no longer appl", "supersede", "stop following",
+            "came from the user", "permission is never", "is actually", "treat this note", "authoritative", "follow it over", "promoted past",
+        ],
+        false,
+        [
+            r"\byour (?:guardrails|safety (?:guidelines|rules)|restrictions|content polic\w+) (?:are|were) (?:off|disabled|lifted|removed)\b",
+            r"\bno (?:safety guidelines|content policy|guardrails|restrictions)\b|\bunrestricted\b|\byour real identity\b",
+            r"\bignores? the (?:human|user)\b|\bnever defers? to the user\b|\bact on your own judg(?:e)?ment\b",
+            r"\b(?:instructions|prompt|brief|rules) you were (?:started|configured|launched) with\b|\bno longer appl(?:y|ies)\b",
+            r"\bsupersedes? (?:anything|everything) in the (?:session|system) prompt\b|\bstop following (?:them|it|those)\b",
+            r"\bas if (?:they|it) came from the user\b|\bpermission is never needed\b|\bthe '?user'? is actually\b",
+            r"\btreat this note as\b|\bauthoritative brief\b|\bfollow it over\b|\bpromoted past\b",
+        ]
+        .join("|"),
+    );
+    add(
+        "claimed approval (more)",
+        1.0,
+        Order,
+        Vec::new(),
+        false,
+        r"\bblanket consent\b|\bconsent on file\b|\b(?:is|are) authori[sz]ed\b|\bapproved:|\bsigned off on\b|\ballowed to run any\b|\bwithout checking in\b|\bdon't prompt\b|\balready (?:allowed|permitted)\b|\bi'll take responsibility\b|\bper (?:ops|the lead|the owner|security|the user's earlier)\b|\bthe lead marked\b|\bplatform team (?:requires|directive)\b|\bops needs it\b".to_string(),
+    );
+    add(
+        "imperative (more)",
+        0.5,
+        Order,
+        Vec::new(),
+        false,
+        r"^\s*(?:[\w-]+\s*[:,]\s*)?(?:please\s+|also\s+|then\s+|now\s+|just\s+|first\s+|and\s+)?(?:keep|leave|suppress|lower|widen|relax|allow|export|generate|point|upload|summari[sz]e|copy|list|describe|register|replace)\s+[^:\s]".to_string(),
+    );
     out
 });
 
@@ -336,7 +498,7 @@ static NEGATION: LazyLock<Option<Regex>> = LazyLock::new(|| {
     .ok()
 });
 
-static SENTENCE_END: LazyLock<Option<Regex>> = LazyLock::new(|| Regex::new(r"[.!?;]\s+|\s+[-–—]\s+|[()]").ok());
+static SENTENCE_END: LazyLock<Option<Regex>> = LazyLock::new(|| Regex::new(r"[.!?;]\s+").ok());
 
 /// The signals of the heaviest sentence of `folded` (lines of folded text) when it
 /// reaches the bar, as `name: "words"`.
@@ -352,6 +514,7 @@ pub(super) fn weigh(folded: &str) -> Option<Vec<String>> {
         for sentence in ends.split(line).filter(|s| !s.trim().is_empty()) {
             let mut total = 0.0;
             let mut hits = Vec::new();
+            let mut counted: Vec<(usize, usize)> = Vec::new();
             let mut note = |signal: &Signal, m: regex::Match<'_>, total: &mut f32| {
                 *total += signal.weight;
                 hits.push(format!(
@@ -370,6 +533,12 @@ pub(super) fn weigh(folded: &str) -> Option<Vec<String>> {
                         continue;
                     }
                 }
+                // Two families reading the same words ("drop table" as destruction and as
+                // irreversible) are one piece of evidence, not two.
+                if counted.iter().any(|(a, b)| m.start() < *b && *a < m.end()) {
+                    continue;
+                }
+                counted.push((m.start(), m.end()));
                 note(signal, m, &mut total);
             }
             // Order words alone never hold: weighed only beside harm.
@@ -403,7 +572,7 @@ mod tests {
     /// the labelled notes (and on plain conversation) must contain one.
     #[test]
     fn every_signal_compiles_and_its_anchors_cover_its_matches() {
-        assert_eq!(SIGNALS.len(), 16);
+        assert_eq!(SIGNALS.len(), 25);
         assert!(NEGATION.is_some() && SENTENCE_END.is_some());
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/quarantine");
         let mut sentences = Vec::new();
@@ -467,5 +636,7 @@ mod tests {
             "Keep your password manager up to date; the master password never leaves the device."
         ));
         assert!(!held("Contact the tourism board. Email: info@speyer.example"));
+        assert!(!held("Set the author field in package.json before publishing."));
+        assert!(!held("git push --force-with-lease is fine on a branch of your own."));
     }
 }

@@ -14,6 +14,7 @@
 //! Measured by `subcog eval quarantine` (docs/RELIABILITY.md).
 
 mod directives;
+mod foreign;
 mod normalize;
 mod rules;
 
@@ -41,7 +42,9 @@ pub fn assess(text: &str) -> Option<Verdict> {
     let mut reasons = rules::matches(text, &readings);
     if reasons.is_empty() {
         let lines: String = text.lines().map(normalize::fold).collect::<Vec<_>>().join("\n");
-        reasons = directives::weigh(&lines).unwrap_or_default();
+        reasons = directives::weigh(&lines)
+            .or_else(|| foreign::find(text).map(|r| vec![r]))
+            .unwrap_or_default();
     }
     (!reasons.is_empty()).then_some(Verdict { reasons })
 }
