@@ -321,6 +321,17 @@ fn db_and_journal(env: &TestEnv) -> (std::path::PathBuf, std::path::PathBuf) {
     (db, journal)
 }
 
+/// The ids `list` (the next command after a kill) shows.
+fn listed_ids(env: &TestEnv) -> Vec<String> {
+    let listed = env.run(&["list", "--json"]).ok().json();
+    listed
+        .as_array()
+        .expect("list")
+        .iter()
+        .filter_map(|m| m["id"].as_str().map(str::to_string))
+        .collect()
+}
+
 /// What a writer killed between its note and its index commit leaves: the note, the old
 /// index, and its journal entry. The next command of any kind (here `list`) finishes the
 /// write, so `verify` afterwards has nothing left to complete.
@@ -341,14 +352,8 @@ fn the_next_command_finishes_a_capture_killed_between_note_and_row() {
         format!("put {id}\nend\n"),
     )
     .expect("entry");
-    let listed = env.run(&["list", "--json"]).ok().json();
-    let ids: Vec<&str> = listed
-        .as_array()
-        .expect("list")
-        .iter()
-        .filter_map(|m| m["id"].as_str())
-        .collect();
-    assert!(ids.contains(&id.as_str()), "{listed}");
+    let ids = listed_ids(&env);
+    assert!(ids.contains(&id), "{ids:?}");
     assert_eq!(
         std::fs::read_dir(&journal).expect("journal").count(),
         0,
@@ -382,14 +387,8 @@ fn the_next_command_finishes_a_hard_delete_and_ignores_a_partial_entry() {
         format!("delete {keep}\n"),
     )
     .expect("partial");
-    let listed = env.run(&["list", "--json"]).ok().json();
-    let ids: Vec<&str> = listed
-        .as_array()
-        .expect("list")
-        .iter()
-        .filter_map(|m| m["id"].as_str())
-        .collect();
-    assert_eq!(ids, vec![keep.as_str()], "{listed}");
+    let ids = listed_ids(&env);
+    assert_eq!(ids, vec![keep]);
     let out = env.run(&["verify", "--json"]).ok().json();
     assert_eq!(out["problems"], 0, "{out}");
 }
