@@ -10,17 +10,22 @@
 //! their notes — a few reads, only after a crash; a missing journal directory costs one
 //! `stat`.
 //!
-//! The entry is written while the writer holds the index's write lock, and completion
-//! writes through the same lock, so a writer still alive is never overtaken: completion
-//! either waits for it to commit (and finds nothing to do) or sees its entry before the
-//! note exists. An entry is only trusted once its last line (`end`) is written; a partial
-//! one is a writer killed before its note, or one still writing, and is removed when old.
+//! A writer holds an advisory lock (`flock`) on its entry until it removes it; the kernel
+//! drops the lock when the process dies. Completion takes each entry's lock first and
+//! skips the entries it cannot lock: those are writes still under way, in this process or
+//! another. An entry is written under a temporary name and renamed once whole, so a
+//! completion never reads half of one.
+//!
+//! Completion reads notes and rows without the index's write lock, so a live writer may
+//! change them meanwhile. Rows go through `put_records`, which never replaces a newer row;
+//! a row completion inserted for a note that another process deleted meanwhile is removed
+//! again; and the vector and the quarantine note are written only for the versions that
+//! took effect.
 
 use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Duration;
 
 use crate::error::Result;
 use crate::model::{MemoryId, Status};
@@ -47,10 +52,11 @@ pub(crate) struct Journal {
     dir: PathBuf,
 }
 
-/// An entry written by this process, removed with [`Entry::done`].
+/// An entry written by this process, locked until [`Entry::done`] removes it.
 #[derive(Debug)]
 pub(crate) struct Entry {
     path: PathBuf,
+    _lock: std::fs::File,
 }
 
 /// An entry found on disk.
@@ -60,13 +66,14 @@ pub(crate) struct Pending {
     ops: Vec<(Op, MemoryId)>,
     /// A sync's merge was under way: the whole scope is compared.
     merge: bool,
+    /// Held while the entry is completed, so two completions do not both take it.
+    _lock: std::fs::File,
 }
 
-/// How old an unfinished entry must be to count as left by a killed writer (a live one
-/// finishes it in microseconds).
-const PARTIAL_STALE: Duration = Duration::from_secs(10);
 const END: &str = "end";
 const EXT: &str = "intent";
+/// An entry being written, before its rename.
+const PARTIAL_EXT: &str = "partial";
 
 static COUNTER: AtomicU64 = AtomicU64::new(0);
 
@@ -106,7 +113,7 @@ impl Journal {
             std::process::id(),
             COUNTER.fetch_add(1, Ordering::Relaxed)
         );
-        let path = self.dir.join(name);
+        let path = self.dir.join(&name);
         let mut text = String::new();
         if merge {
             text.push_str(MERGE);
@@ -121,16 +128,21 @@ impl Journal {
         }
         text.push_str(END);
         text.push('\n');
+        // Locked before it has its name, whole before it is renamed to it.
+        let partial = path.with_extension(PARTIAL_EXT);
         let mut file = crate::private::file_options()
             .write(true)
             .create_new(true)
-            .open(&path)?;
+            .open(&partial)?;
+        file.lock()?;
         file.write_all(text.as_bytes())?;
-        Ok(Entry { path })
+        std::fs::rename(&partial, &path)?;
+        Ok(Entry { path, _lock: file })
     }
 
-    /// Finished entries left behind, oldest first. Unfinished ones older than
-    /// [`PARTIAL_STALE`] are removed on the way (their writer died before its note).
+    /// Entries left behind by writers that are gone, oldest first, each locked for its
+    /// completion. Entries whose writer still holds them are skipped; one a writer died
+    /// while writing (before its note) is removed.
     pub(crate) fn pending(&self) -> Vec<Pending> {
         let Ok(dir) = std::fs::read_dir(&self.dir) else {
             return Vec::new();
@@ -138,24 +150,34 @@ impl Journal {
         let mut found = Vec::new();
         for entry in dir.flatten() {
             let path = entry.path();
-            if path.extension().is_none_or(|e| e != EXT) {
+            let Some(ext) = path.extension() else { continue };
+            if ext != EXT && ext != PARTIAL_EXT {
                 continue;
             }
-            let Ok(text) = std::fs::read_to_string(&path) else {
+            let Ok(mut file) = std::fs::File::open(&path) else {
                 continue;
             };
+            if file.try_lock().is_err() {
+                continue;
+            }
+            if ext == PARTIAL_EXT {
+                remove(&path);
+                continue;
+            }
+            let mut text = String::new();
+            if std::io::Read::read_to_string(&mut file, &mut text).is_err() {
+                continue;
+            }
             match parse(&text) {
-                Some((ops, merge)) => found.push(Pending { path, ops, merge }),
+                Some((ops, merge)) => found.push(Pending {
+                    path,
+                    ops,
+                    merge,
+                    _lock: file,
+                }),
                 None => {
-                    let old = entry
-                        .metadata()
-                        .and_then(|m| m.modified())
-                        .ok()
-                        .and_then(|t| t.elapsed().ok())
-                        .is_some_and(|age| age >= PARTIAL_STALE);
-                    if old {
-                        remove(&path);
-                    }
+                    tracing::warn!(path = %path.display(), "unreadable journal entry removed");
+                    remove(&path);
                 }
             }
         }
@@ -165,7 +187,7 @@ impl Journal {
 }
 
 impl Entry {
-    /// The write committed: forgets the entry.
+    /// The write committed: forgets the entry (removed while still locked).
     pub(crate) fn done(self) {
         remove(&self.path);
     }
@@ -235,14 +257,7 @@ impl Subcog {
     /// command that opened the scope: a problem is logged and the entries are kept for the
     /// next one (and `verify` still completes notes without rows).
     pub(crate) fn complete_journal(&self, kind: ScopeKind) {
-        let journal = self.journal(kind);
-        // This process's own entries belong to writes still under way in it.
-        let mine = format!("-{}-", std::process::id());
-        let pending: Vec<Pending> = journal
-            .pending()
-            .into_iter()
-            .filter(|p| !p.path.file_name().is_some_and(|n| n.to_string_lossy().contains(&mine)))
-            .collect();
+        let pending = self.journal(kind).pending();
         if pending.is_empty() {
             return;
         }
@@ -285,8 +300,12 @@ impl Subcog {
             done.removed += usize::from(store.delete_hard(id)?);
         }
         let mut behind = Vec::new();
+        let mut missing: BTreeSet<git2::Oid> = BTreeSet::new();
         for note in &snapshot.memories {
             let row = store.get(&note.id)?;
+            if row.is_none() {
+                missing.insert(Anchor::memory(&note.id.to_string()).oid);
+            }
             // Strictly newer: a note whose row differs at the same time is one the row has
             // moved past (a memory held in quarantine while its note was being rewritten).
             let stale = match &row {
@@ -301,6 +320,18 @@ impl Subcog {
             }
         }
         done.indexed = self.complete_from_notes(kind, &repo, behind, &snapshot.with_meta)?;
+        // A memory deleted by a live process after the notes were read: its row was
+        // inserted again from the stale read, and goes again.
+        if !missing.is_empty() {
+            let now = self.read_notes(&repo, kind, Some(&missing))?;
+            let still: BTreeSet<MemoryId> = now.memories.iter().map(|m| m.id).collect();
+            for note in &snapshot.memories {
+                let anchor = Anchor::memory(&note.id.to_string()).oid;
+                if missing.contains(&anchor) && !still.contains(&note.id) && store.delete_hard(&note.id)? {
+                    done.indexed = done.indexed.saturating_sub(1);
+                }
+            }
+        }
         Ok(done)
     }
 
@@ -319,36 +350,68 @@ impl Subcog {
         if memories.is_empty() {
             return Ok(0);
         }
-        let mut held = Vec::new();
+        // (as read, as held) for each memory the screening holds back.
+        let mut held: Vec<(crate::model::Memory, crate::model::Memory)> = Vec::new();
         let memories: Vec<crate::model::Memory> = memories
             .into_iter()
             .map(|(mut m, known)| {
+                let read = m.clone();
                 if !known && crate::quarantine::hold(&mut m).is_some() {
-                    held.push(m.clone());
+                    held.push((read, m.clone()));
                 }
                 m
             })
             .collect();
-        let embed: Vec<(MemoryId, String)> = memories
-            .iter()
-            .filter(|m| m.status != Status::Deleted)
-            .map(|m| (m.id, m.content.clone()))
-            .collect();
+        let wrote = memories.clone();
         let mut r = ScopeReindex::default();
         self.index_memories(kind, memories, with_meta, &mut r, &mut |_, _| {})?;
+        // Only the versions that took effect: a live writer may have moved a row on since
+        // the notes were read, and `put_records` kept its newer row.
+        let store = self.store_for_write(kind)?;
+        let mut took: BTreeSet<MemoryId> = BTreeSet::new();
+        for m in &wrote {
+            let row = store.get(&m.id)?;
+            if row.is_some_and(|r| r.content == m.content && r.status == m.status && r.updated_at == m.updated_at) {
+                took.insert(m.id);
+            }
+        }
+        let held: Vec<_> = held.into_iter().filter(|(_, m)| took.contains(&m.id)).collect();
         if !held.is_empty() {
-            let edits: Vec<_> = held.iter().map(crate::persist::note_edit).collect();
-            repo.write(
-                &crate::notes::NotesRef::Memories.refname(),
-                &edits,
-                &format!("subcog: held {} completed notes in quarantine", edits.len()),
-            )?;
+            // The held version replaces the note only where the note is still the one read.
+            let anchors: BTreeSet<git2::Oid> = held
+                .iter()
+                .map(|(m, _)| Anchor::memory(&m.id.to_string()).oid)
+                .collect();
+            let tip = self.read_notes(repo, kind, Some(&anchors))?;
+            let edits: Vec<_> = held
+                .iter()
+                .filter(|(read, _)| {
+                    tip.memories.iter().any(|t| {
+                        t.id == read.id
+                            && crate::notes::format::memory_note(t) == crate::notes::format::memory_note(read)
+                    })
+                })
+                .map(|(_, m)| crate::persist::note_edit(m))
+                .collect();
+            if !edits.is_empty() {
+                repo.write(
+                    &crate::notes::NotesRef::Memories.refname(),
+                    &edits,
+                    &format!("subcog: held {} completed notes in quarantine", edits.len()),
+                )?;
+            }
         }
         // The interrupted writer had computed the vectors; compute them again so recall by
         // meaning finds these memories (a failure leaves it to `reindex --embeddings`).
-        if let EmbedderState::Ready(embedder) = self.embedder_state() {
-            let store = self.store_for_write(kind)?;
-            let texts: Vec<&str> = embed.iter().map(|(_, t)| t.as_str()).collect();
+        let embed: Vec<(MemoryId, &str)> = wrote
+            .iter()
+            .filter(|m| m.status != Status::Deleted && took.contains(&m.id))
+            .map(|m| (m.id, m.content.as_str()))
+            .collect();
+        if !embed.is_empty()
+            && let EmbedderState::Ready(embedder) = self.embedder_state()
+        {
+            let texts: Vec<&str> = embed.iter().map(|(_, t)| *t).collect();
             match embedder.embed(&texts) {
                 Ok(vectors) => {
                     let items: Vec<_> = embed.iter().map(|(id, _)| *id).zip(vectors).collect();
@@ -370,28 +433,39 @@ mod tests {
         MemoryId::derived(at, &n.to_string())
     }
 
+    /// A live writer's entry is locked and skipped; one whose writer died (its lock
+    /// released, the file left) is handed to completion, locked for it.
     #[test]
-    fn an_entry_round_trips_and_is_gone_when_done() {
+    fn only_entries_of_writers_that_are_gone_are_pending() {
         let dir = tempfile::tempdir().expect("tempdir");
         let journal = Journal::beside(&dir.path().join("subcog.db"));
         assert!(journal.pending().is_empty(), "no directory, no entries");
         let entry = journal
             .begin(dir.path(), &[(Op::Put, id(1)), (Op::Delete, id(2))])
             .expect("begin");
+        assert!(journal.pending().is_empty(), "the writer is alive");
+        entry.done();
+        assert_eq!(std::fs::read_dir(journal.dir()).expect("dir").count(), 0);
+        // A killed writer: the file stays, the kernel drops the lock.
+        drop(
+            journal
+                .begin(dir.path(), &[(Op::Put, id(1)), (Op::Delete, id(2))])
+                .expect("begin"),
+        );
         let pending = journal.pending();
         assert_eq!(pending.len(), 1);
         assert_eq!(pending[0].ops, vec![(Op::Put, id(1)), (Op::Delete, id(2))]);
         assert!(!pending[0].merge);
-        entry.done();
-        assert!(journal.pending().is_empty());
-        let merge = journal.begin_merge(dir.path()).expect("merge");
+        assert!(journal.pending().is_empty(), "taken by the first completion");
+        drop(pending);
+        drop(journal.begin_merge(dir.path()).expect("merge"));
         let pending = journal.pending();
-        assert!(pending[0].merge && pending[0].ops.is_empty());
-        merge.done();
+        assert_eq!(pending.len(), 2);
+        assert!(pending.iter().any(|p| p.merge && p.ops.is_empty()));
     }
 
     #[test]
-    fn a_partial_entry_is_not_trusted() {
+    fn a_partial_or_unreadable_entry_is_not_trusted() {
         assert_eq!(parse("put 01ARZ3NDEKTSV4RRFFQ69G5FAV\n"), None, "no end line");
         assert_eq!(parse("put x\nend\n"), None, "not an id");
         assert_eq!(parse("remove 01ARZ3NDEKTSV4RRFFQ69G5FAV\nend\n"), None, "unknown word");
@@ -401,9 +475,19 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let journal = Journal::beside(&dir.path().join("subcog.db"));
         std::fs::create_dir_all(journal.dir()).expect("dir");
-        let partial = journal.dir().join("1-2-3.intent");
-        std::fs::write(&partial, "put ").expect("write");
+        // Being written by a live writer: locked, left alone.
+        let partial = journal.dir().join("1-2-3.partial");
+        let writing = std::fs::File::create(&partial).expect("create");
+        writing.lock().expect("lock");
         assert!(journal.pending().is_empty());
-        assert!(partial.exists(), "a young partial entry may be a live writer's");
+        assert!(partial.exists(), "a live writer's");
+        // Its writer died before the rename (so before its note): removed.
+        drop(writing);
+        assert!(journal.pending().is_empty());
+        assert!(!partial.exists());
+        let garbage = journal.dir().join("1-2-4.intent");
+        std::fs::write(&garbage, "put ").expect("write");
+        assert!(journal.pending().is_empty());
+        assert!(!garbage.exists(), "an unreadable entry is removed");
     }
 }

@@ -422,9 +422,10 @@ impl NotesRepo {
         // subcog's in-flight update, so one left by a killed writer is recognised at once.
         let writer = WriterLock::acquire(repo.commondir(), refname);
         let stale_after = if writer.is_some() { STALE_LOCK_HELD } else { STALE_LOCK };
-        if writer.as_ref().is_some_and(|w| w.orphaned == Some(refname)) {
+        let ref_lock = repo.commondir().join(format!("{refname}.lock"));
+        if writer.as_ref().is_some_and(|w| w.left_by_predecessor(&ref_lock)) {
             // The last subcog to move this ref died doing so: its lock is garbage now.
-            remove_stale_lock(&repo.commondir().join(format!("{refname}.lock")), Duration::ZERO);
+            remove_stale_lock(&ref_lock, Duration::ZERO);
         }
         for attempt in 0..MAX_ATTEMPTS {
             let tip = tip_of(repo, refname).map_err(|e| self.err(e))?;
@@ -440,7 +441,13 @@ impl NotesRepo {
             // Compare-and-swap under the ref's lock. Creation compares against the zero id:
             // libgit2's "fail if it exists" check runs before the lock is taken, so two
             // creators could both pass it and the second would replace the first's commit.
+            if let Some(w) = &writer {
+                w.name(Some(refname));
+            }
             let moved = repo.reference_matching(refname, commit, true, tip.unwrap_or(Oid::ZERO_SHA1), message);
+            if let Some(w) = &writer {
+                w.name(None);
+            }
             match moved {
                 Ok(_) => return Ok(Some(commit)),
                 Err(e) if matches!(e.code(), ErrorCode::Modified | ErrorCode::Locked | ErrorCode::Exists) => {
@@ -591,13 +598,15 @@ const WRITER_WAIT: Duration = Duration::from_secs(30);
 
 /// An advisory lock (`flock`) on `subcog-notes.flock` in the git directory, held by a
 /// subcog process while it moves a notes ref. The kernel releases it when the process
-/// dies, which a ref's `.lock` file cannot tell. The holder writes the ref it moves into
-/// the file and empties it when done, so the next holder that finds a name there knows
-/// its predecessor was killed mid-update and that ref's lock file is an orphan.
+/// dies, which a ref's `.lock` file cannot tell. The holder writes the ref's name into the
+/// file just before the move and clears it just after, so the next holder that finds a
+/// name there knows its predecessor died inside the move, and that a ref lock no younger
+/// than the name is that predecessor's.
 struct WriterLock<'r> {
     file: std::fs::File,
-    /// The ref a killed predecessor was moving, when it is the one this holder moves.
-    orphaned: Option<&'r str>,
+    /// The ref a killed predecessor was moving, when it is the one this holder moves, and
+    /// when it named it.
+    orphaned: Option<(&'r str, std::time::SystemTime)>,
 }
 
 impl Drop for WriterLock<'_> {
@@ -609,6 +618,33 @@ impl Drop for WriterLock<'_> {
 }
 
 impl<'r> WriterLock<'r> {
+    /// Writes the ref about to move (`None`: clears it). Named only around the move
+    /// itself, so a name left behind means its writer died inside one.
+    fn name(&self, refname: Option<&str>) {
+        use std::io::{Seek, Write};
+        let mut f = &self.file;
+        let done = f
+            .set_len(0)
+            .and_then(|()| f.seek(std::io::SeekFrom::Start(0)))
+            .and_then(|_| match refname {
+                Some(r) => f.write_all(format!("{r}\n").as_bytes()),
+                None => Ok(()),
+            });
+        if let Err(e) = done {
+            tracing::debug!(error = %e, "cannot update the writer lock");
+        }
+    }
+
+    /// Whether `lock` is the ref lock a killed predecessor left: it names this ref and the
+    /// lock file is no younger than the name (a lock taken later is someone else's).
+    fn left_by_predecessor(&self, lock: &Path) -> bool {
+        let Some((_, named_at)) = self.orphaned else {
+            return false;
+        };
+        let made = std::fs::metadata(lock).and_then(|m| m.modified()).ok();
+        made.is_some_and(|made| made <= named_at + Duration::from_secs(1))
+    }
+
     /// Takes the lock to move `refname`, waiting up to [`WRITER_WAIT`]; `None` when it
     /// cannot be had.
     fn acquire(git_dir: &Path, refname: &'r str) -> Option<WriterLock<'r>> {
@@ -625,10 +661,11 @@ impl<'r> WriterLock<'r> {
         loop {
             match file.try_lock() {
                 Ok(()) => {
-                    use std::io::{Read, Seek, Write};
+                    use std::io::Read;
                     let mut left = String::new();
                     let _ = (&file).read_to_string(&mut left);
-                    let orphaned = (left.trim() == refname).then_some(refname);
+                    let named_at = file.metadata().and_then(|m| m.modified()).ok();
+                    let orphaned = (left.trim() == refname).then_some(refname).zip(named_at);
                     if !left.trim().is_empty() {
                         tracing::warn!(
                             refname = left.trim(),
@@ -636,14 +673,7 @@ impl<'r> WriterLock<'r> {
                         );
                     }
                     let w = WriterLock { file, orphaned };
-                    let mut f = &w.file;
-                    let noted = f
-                        .set_len(0)
-                        .and_then(|()| f.seek(std::io::SeekFrom::Start(0)))
-                        .and_then(|_| f.write_all(format!("{refname}\n").as_bytes()));
-                    if let Err(e) = noted {
-                        tracing::debug!(error = %e, "cannot note the ref in the writer lock");
-                    }
+                    w.name(None);
                     return Some(w);
                 }
                 Err(std::fs::TryLockError::WouldBlock) if std::time::Instant::now() < deadline => {

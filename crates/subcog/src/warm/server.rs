@@ -373,22 +373,25 @@ impl State {
         let model = model_fingerprint(&model_dir);
         let key = cache_key(app, &location, &model);
         let files = [file_id(&location.project_db), file_id(&location.user_db)];
-        if let Ok(mut services) = self.services.lock() {
+        let cached = self.services.lock().ok().and_then(|mut services| {
             // A database file replaced under a cached connection: wire afresh.
             services.retain(|e| e.files.iter().zip(&files).all(|(was, now)| was.is_none() || was == now));
-            if let Some(entry) = services.iter_mut().find(|e| e.key == key) {
-                for (was, now) in entry.files.iter_mut().zip(&files) {
-                    if was.is_none() {
-                        *was = *now;
-                    }
+            let entry = services.iter_mut().find(|e| e.key == key)?;
+            for (was, now) in entry.files.iter_mut().zip(&files) {
+                if was.is_none() {
+                    *was = *now;
                 }
-                entry.used = Instant::now();
-                // Cached across requests: a write another process left half done since
-                // the scope was opened is finished now (an empty directory read).
-                entry.subcog.finish_interrupted_writes();
-                app.set_subcog(entry.subcog.clone());
-                return;
             }
+            entry.used = Instant::now();
+            Some(entry.subcog.clone())
+        });
+        if let Some(subcog) = cached {
+            // Cached across requests: a write another process left half done since the
+            // scope was opened is finished now (an empty directory read), outside the
+            // cache's lock so other requests do not wait on it.
+            subcog.finish_interrupted_writes();
+            app.set_subcog(subcog);
+            return;
         }
         let Ok(mut subcog) = app.build_subcog() else { return };
         if config.embedding.enabled
