@@ -58,6 +58,9 @@ pub fn hold(memory: &mut Memory) -> Option<Verdict> {
     let verdict = assess(&memory.content)?;
     tracing::info!(id = %memory.id, reasons = %verdict.summary(), "memory quarantined");
     memory.status = Status::Quarantined;
+    // The held version is a newer version than the one read: it wins every "newer wins"
+    // choice (a sync's merge, completing a killed write) against the active one.
+    memory.updated_at += chrono::Duration::milliseconds(1);
     Some(verdict)
 }
 
