@@ -618,8 +618,11 @@ fn redact_data_value(line: &str, marker: &str) -> Option<String> {
 /// Not a placeholder: no `<…>`, `${…}`, `{{…}}`, `xxxx`, `****`, `...`, `YOUR_…`.
 pub(super) fn not_placeholder(value: &str) -> bool {
     let lower = value.to_ascii_lowercase();
-    let fillers = ["xxxx", "****", "...", "…", "••", "<", ">", "${", "{{", "%(", "$("];
+    // A run of x in one case is filler; "XXXxaaa…" is a random token that has one.
+    let fillers = ["****", "...", "…", "••", "<", ">", "${", "{{", "%(", "$("];
     if fillers.iter().any(|f| lower.contains(f))
+        || value.contains("xxxx")
+        || value.contains("XXXX")
         || lower.starts_with('$')
         || value.ends_with("xxx")
         || value.ends_with("XXX")
