@@ -128,6 +128,9 @@ pub(crate) fn assemble(namespace: Namespace, text: CleanText, at: DateTime<Utc>)
     memory
 }
 
+/// Vectors of screened text kept for the index at most (about 6 MB).
+const SCREENED_KEPT: usize = 4096;
+
 impl Subcog {
     /// Captures one memory.
     pub fn capture(&self, req: CaptureRequest) -> Result<CaptureOutcome> {
@@ -186,7 +189,7 @@ impl Subcog {
             .created_by
             .filter(|c| !c.trim().is_empty())
             .unwrap_or_else(|| self.config.capture.created_by.clone());
-        let quarantine = crate::quarantine::hold(&mut memory);
+        let mut quarantine = crate::quarantine::hold(&mut memory);
 
         // The vector is a derived index: if inference fails the memory is still stored, and
         // `subcog reindex --embeddings` fills the gap later.
@@ -197,6 +200,12 @@ impl Subcog {
                 None
             }
         };
+        if quarantine.is_none()
+            && let Some((model, v)) = &vectors
+            && let Some(vector) = v.first()
+        {
+            quarantine = crate::quarantine::hold_by_meaning(&mut memory, model, vector);
+        }
         let with = vectors.as_ref().map(|(model, v)| Vectors { model, vectors: v });
         let outcome = self.persist_insert(scope, std::slice::from_ref(&memory), with, false)?;
         let outcome = outcome.first().copied().ok_or(Error::NotFound {
@@ -227,5 +236,45 @@ impl Subcog {
                 })
             }
         }
+    }
+
+    /// Holds back, by the learned judgement on their vectors, those of `memories` that are
+    /// still active (the rules passed them): their text is embedded in one batch. Without
+    /// a model, or when inference fails, nothing changes. Returns which were held.
+    pub(crate) fn hold_by_meaning(&self, memories: &mut [&mut Memory]) -> Vec<bool> {
+        let mut held = vec![false; memories.len()];
+        let open: Vec<usize> = (0..memories.len())
+            .filter(|&i| memories[i].status == crate::model::Status::Active)
+            .collect();
+        if open.is_empty() {
+            return held;
+        }
+        let texts: Vec<&str> = open.iter().map(|&i| memories[i].content.as_str()).collect();
+        let (model, vectors) = match self.embed_texts(&texts, &mut |_, _| {}) {
+            Ok(Some(v)) => v,
+            Ok(None) => return held,
+            Err(e) => {
+                tracing::warn!(error = %e, "no vectors for the learned quarantine judgement; the rules alone screened");
+                return held;
+            }
+        };
+        for (&i, vector) in open.iter().zip(&vectors) {
+            held[i] = crate::quarantine::hold_by_meaning(memories[i], &model, vector).is_some();
+        }
+        if let Ok(mut kept) = self.screened.lock() {
+            // Bounded: what the index never asks for (a duplicate, a failed write) goes.
+            if kept.len() + open.len() > SCREENED_KEPT {
+                kept.clear();
+            }
+            for (&i, vector) in open.iter().zip(vectors) {
+                kept.insert(memories[i].content.clone(), vector);
+            }
+        }
+        held
+    }
+
+    /// The vector computed when `text` was screened, once (see [`Self::hold_by_meaning`]).
+    pub(crate) fn take_screened_vector(&self, text: &str) -> Option<Vec<f32>> {
+        self.screened.lock().ok()?.remove(text)
     }
 }

@@ -352,16 +352,27 @@ impl Subcog {
         }
         // (as read, as held) for each memory the screening holds back.
         let mut held: Vec<(crate::model::Memory, crate::model::Memory)> = Vec::new();
-        let memories: Vec<crate::model::Memory> = memories
-            .into_iter()
-            .map(|(mut m, known)| {
-                let read = m.clone();
-                if !known && crate::quarantine::hold(&mut m).is_some() {
-                    held.push((read, m.clone()));
-                }
-                m
-            })
-            .collect();
+        let mut memories: Vec<(crate::model::Memory, bool)> = memories;
+        let mut unheld: Vec<(crate::model::Memory, &mut crate::model::Memory)> = Vec::new();
+        for (m, known) in memories.iter_mut() {
+            if *known {
+                continue;
+            }
+            let read = m.clone();
+            if crate::quarantine::hold(m).is_some() {
+                held.push((read, m.clone()));
+            } else {
+                unheld.push((read, m));
+            }
+        }
+        let mut targets: Vec<&mut crate::model::Memory> = unheld.iter_mut().map(|(_, m)| &mut **m).collect();
+        let by_meaning = self.hold_by_meaning(&mut targets);
+        for ((read, m), h) in unheld.into_iter().zip(by_meaning) {
+            if h {
+                held.push((read, m.clone()));
+            }
+        }
+        let memories: Vec<crate::model::Memory> = memories.into_iter().map(|(m, _)| m).collect();
         let wrote = memories.clone();
         let mut r = ScopeReindex::default();
         self.index_memories(kind, memories, with_meta, &mut r, &mut |_, _| {})?;

@@ -219,7 +219,10 @@ impl Subcog {
             Some(s) => m.status = s,
             // New text of an active memory is screened like a capture.
             None if m.content_hash != before.content_hash => {
-                crate::quarantine::hold(&mut m);
+                let by_rules = crate::quarantine::hold(&mut m).is_some();
+                if !by_rules {
+                    self.hold_by_meaning(&mut [&mut m]);
+                }
             }
             None => {}
         }

@@ -371,8 +371,25 @@ impl Subcog {
                 if batch.is_empty() {
                     break;
                 }
-                let texts: Vec<&str> = batch.iter().map(|m| m.content.as_str()).collect();
-                let vectors = embedder.embed(&texts)?;
+                // Text screened by the learned judgement in this process was embedded then.
+                let kept: Vec<Option<Vec<f32>>> = batch.iter().map(|m| self.take_screened_vector(&m.content)).collect();
+                let texts: Vec<&str> = batch
+                    .iter()
+                    .zip(&kept)
+                    .filter(|(_, k)| k.is_none())
+                    .map(|(m, _)| m.content.as_str())
+                    .collect();
+                let mut fresh = if texts.is_empty() {
+                    Vec::new()
+                } else {
+                    embedder.embed(&texts)?
+                }
+                .into_iter();
+                let vectors: Vec<Vec<f32>> = kept
+                    .into_iter()
+                    .map(|k| k.or_else(|| fresh.next()))
+                    .collect::<Option<_>>()
+                    .ok_or_else(|| crate::embed::EmbedError::Inference("fewer vectors than texts".into()))?;
                 let items: Vec<_> = batch.iter().map(|m| m.id).zip(vectors).collect();
                 store.put_embeddings(&model, &items)?;
                 done += items.len();

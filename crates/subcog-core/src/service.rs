@@ -74,6 +74,9 @@ pub struct Subcog {
     keys: Option<Keys>,
     /// What this process should tell the user once (an index rebuilt from notes).
     notices: std::sync::Mutex<Vec<String>>,
+    /// Vectors computed to screen arriving text, kept (by text) until the index stores
+    /// them, so a sync embeds each arrival once.
+    pub(crate) screened: std::sync::Mutex<std::collections::HashMap<String, Vec<f32>>>,
 }
 
 impl std::fmt::Debug for Subcog {
@@ -104,6 +107,7 @@ impl Subcog {
             events: crate::events::EventBus::default(),
             keys: None,
             notices: std::sync::Mutex::new(Vec::new()),
+            screened: std::sync::Mutex::new(std::collections::HashMap::new()),
         }
     }
 

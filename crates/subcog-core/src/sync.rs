@@ -286,12 +286,26 @@ impl Subcog {
     fn screen_arrivals(&self, scope: ScopeKind, arrivals: &mut [Memory]) -> Result<Vec<Memory>> {
         let store = self.store_for_write(scope)?;
         let mut held = Vec::new();
+        let mut unheld: Vec<&mut Memory> = Vec::new();
         for m in arrivals.iter_mut() {
             let known = store.get(&m.id)?.is_some_and(|old| old.content == m.content);
-            if !known && crate::quarantine::hold(m).is_some() {
+            if known {
+                continue;
+            }
+            if crate::quarantine::hold(m).is_some() {
                 held.push(m.clone());
+            } else {
+                unheld.push(m);
             }
         }
+        let by_meaning = self.hold_by_meaning(&mut unheld);
+        held.extend(
+            unheld
+                .iter()
+                .zip(by_meaning)
+                .filter(|(_, h)| *h)
+                .map(|(m, _)| (**m).clone()),
+        );
         Ok(held)
     }
 }

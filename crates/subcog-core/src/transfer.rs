@@ -258,7 +258,7 @@ impl Subcog {
             for batch in memories.chunks(batch_size) {
                 // What an earlier (interrupted) run stored is skipped before it is embedded.
                 let check = store.insert_many(batch, None, true)?;
-                let fresh: Vec<Memory> = batch
+                let mut fresh: Vec<Memory> = batch
                     .iter()
                     .zip(&check)
                     .filter(|(_, o)| matches!(o, InsertOutcome::Inserted(_)))
@@ -279,6 +279,14 @@ impl Subcog {
                             }
                         }
                     };
+                    if let Some((model, v)) = &vectors {
+                        // What the rules passed meets the learned judgement, on the vectors
+                        // the index stores anyway.
+                        for (m, vector) in fresh.iter_mut().zip(v) {
+                            report.quarantined +=
+                                usize::from(crate::quarantine::hold_by_meaning(m, model, vector).is_some());
+                        }
+                    }
                     let with = vectors.as_ref().map(|(model, v)| Vectors { model, vectors: v });
                     outcomes.extend(self.persist_insert(*scope, &fresh, with, false)?);
                     report.batches += 1;

@@ -12,11 +12,26 @@ fn corpus() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/project_memories.jsonl")
 }
 
-/// A git project holding the corpus, with the model, the clock pinned.
+/// A git project holding the corpus, with the model, the clock pinned. The corpus is 198
+/// ordinary project notes; quarantine's learned judgement holds one of them ("keep user
+/// sessions in the auth service's in-memory store", 0.84; docs/RELIABILITY.md counts such
+/// costs), which the user releases here so that consolidation sees them all.
 fn seeded() -> TestEnv {
     let env = TestEnv::new().with_model();
     run(&env, &["import", &corpus().display().to_string(), "-q"]).ok();
+    release_held(&env);
     env
+}
+
+/// Releases what quarantine held (at most one note).
+fn release_held(env: &TestEnv) {
+    let held = run(env, &["list", "--status", "quarantined", "--json"]).ok().json();
+    let held = held.as_array().cloned().unwrap_or_default();
+    assert!(held.len() <= 1, "ordinary notes held: {held:?}");
+    for m in held {
+        let id = m["id"].as_str().expect("id");
+        run(env, &["update", id, "--status", "active"]).ok();
+    }
 }
 
 fn run(env: &TestEnv, args: &[&str]) -> Run {
@@ -239,8 +254,12 @@ fn a_second_run_changes_nothing_and_a_dry_run_writes_nothing() {
 
 #[test]
 fn a_killed_run_finishes_with_the_same_end_state() {
-    let reference = seeded();
+    // The export is taken before the release, so each copy releases the held note as the
+    // reference did (an exported active note would be screened and held again, 1 ms newer).
+    let reference = TestEnv::new().with_model();
+    run(&reference, &["import", &corpus().display().to_string(), "-q"]).ok();
     let jsonl = run(&reference, &["export"]).ok().stdout;
+    release_held(&reference);
     run(&reference, &["consolidate"]).ok();
     let expected = end_state(&reference);
 
@@ -249,6 +268,7 @@ fn a_killed_run_finishes_with_the_same_end_state() {
         let file = env.root.path().join("seed.jsonl");
         std::fs::write(&file, &jsonl).expect("write");
         run(&env, &["import", &file.display().to_string(), "-q"]).ok();
+        release_held(&env);
         let mut child = env
             .command(&["consolidate", "-q"])
             .env("SUBCOG_NOW", NOW)

@@ -8,6 +8,8 @@
 pub mod install;
 #[cfg(feature = "embed-minilm")]
 mod minilm;
+#[cfg(all(test, feature = "embed-minilm"))]
+pub(crate) use minilm::test_model_dir;
 
 #[cfg(feature = "embed-minilm")]
 pub use minilm::MiniLm;

@@ -10,16 +10,20 @@
 //! instruction addressed to an agent, not for trigger words: "ignore case", "the system
 //! prompt template", "human review" and a parser test that mentions `</memory>` stay.
 //! What no phrase rule holds is weighed by [`directives`]: signals of harm given as an
-//! order, sentence by sentence.
+//! order, sentence by sentence. What no rule holds at all is scored by [`meaning`], a
+//! learned judgement on the memory's vector ([`hold_by_meaning`], once the vector exists).
 //! Measured by `subcog eval quarantine` (docs/RELIABILITY.md).
 
 mod directives;
 mod foreign;
+pub mod meaning;
 mod normalize;
 mod rules;
+mod weights;
 
 use serde::Serialize;
 
+use crate::embed::EmbeddingModel;
 use crate::model::{Memory, Status};
 
 /// Why a text was held back: each family of rule that matched, with the words it saw.
@@ -57,11 +61,30 @@ pub fn hold(memory: &mut Memory) -> Option<Verdict> {
     }
     let verdict = assess(&memory.content)?;
     tracing::info!(id = %memory.id, reasons = %verdict.summary(), "memory quarantined");
+    mark(memory);
+    Some(verdict)
+}
+
+/// Holds an active memory back when the learned judgement on its vector reaches
+/// [`meaning::BAR`]. The vector must be of the memory's current content.
+pub fn hold_by_meaning(memory: &mut Memory, model: &EmbeddingModel, vector: &[f32]) -> Option<Verdict> {
+    if memory.status != Status::Active {
+        return None;
+    }
+    let score = meaning::score(model, vector).filter(|s| *s >= meaning::BAR)?;
+    let verdict = Verdict {
+        reasons: vec![format!("meaning: reads as an attack ({score:.2}, learned judgement)")],
+    };
+    tracing::info!(id = %memory.id, reasons = %verdict.summary(), "memory quarantined");
+    mark(memory);
+    Some(verdict)
+}
+
+fn mark(memory: &mut Memory) {
     memory.status = Status::Quarantined;
     // The held version is a newer version than the one read: it wins every "newer wins"
     // choice (a sync's merge, completing a killed write) against the active one.
     memory.updated_at += chrono::Duration::milliseconds(1);
-    Some(verdict)
 }
 
 #[cfg(test)]

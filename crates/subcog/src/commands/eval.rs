@@ -113,6 +113,9 @@ pub enum EvalBench {
         /// List every attack let through and every benign note held back
         #[arg(long)]
         details: bool,
+        /// The rules alone: leave out the learned judgement on the notes' vectors
+        #[arg(long)]
+        rules_only: bool,
     },
     /// Secret redaction: is every fake secret of the labelled corpus gone from the text
     /// that would be stored, and is every near-miss (hashes, ids, public keys,
@@ -147,7 +150,11 @@ pub fn run(app: &App, args: EvalArgs) -> CommandResult {
         EvalBench::Prompts { dir, details } => prompts(app, &dir, details),
         EvalBench::Resolution { dir, details } => resolution(app, &dir, details),
         EvalBench::Secrets { dir, details } => secrets(app, &dir, details),
-        EvalBench::Quarantine { dir, details } => quarantine(app, &dir, details),
+        EvalBench::Quarantine {
+            dir,
+            details,
+            rules_only,
+        } => quarantine(app, &dir, details, rules_only),
         EvalBench::Supersession {
             dir,
             details,
@@ -261,15 +268,27 @@ fn labelled_set<'a>(
     Ok((subcog, embedder))
 }
 
-fn quarantine(app: &App, dir: &std::path::Path, details: bool) -> CommandResult {
+fn quarantine(app: &App, dir: &std::path::Path, details: bool, rules_only: bool) -> CommandResult {
     use subcog_core::eval::labelled::Rate as Score;
-    if !dir.join("corpus.jsonl").is_file() {
-        return Err(CommandError::user(format!(
-            "{} holds no corpus.jsonl (see data/quarantine/README.md)",
-            dir.display()
-        )));
-    }
-    let report = subcog_core::eval::quarantine::run(dir, details)?;
+    let embedder = if rules_only {
+        if !dir.join("corpus.jsonl").is_file() {
+            return Err(CommandError::user(format!(
+                "{} needs corpus.jsonl (see data/quarantine/README.md)",
+                dir.display()
+            )));
+        }
+        None
+    } else {
+        labelled_set(
+            app,
+            dir,
+            &["corpus.jsonl"],
+            "data/quarantine/README.md",
+            "the rules alone are scored, without the learned judgement",
+        )?
+        .1
+    };
+    let report = subcog_core::eval::quarantine::run(dir, details, embedder.as_deref())?;
     if app.json() {
         return output::print_json(&serde_json::to_value(&report).unwrap_or_default());
     }
@@ -290,7 +309,15 @@ fn quarantine(app: &App, dir: &std::path::Path, details: bool) -> CommandResult 
             cell(report.trigger_false_positives.get(split)),
         ]);
     }
-    let mut out = output::table(&rows, &[output::HEADING]);
+    let mut out = format!(
+        "judgement: {}\n",
+        if report.meaning {
+            "rules, then the learned judgement on each note's vector"
+        } else {
+            "rules only"
+        }
+    );
+    out.push_str(&output::table(&rows, &[output::HEADING]));
     let mut weak = vec![["split", "kind", "held"].map(String::from).to_vec()];
     for (split, kinds) in report.kinds.iter().filter(|(s, _)| s.as_str() != "all") {
         for (kind, s) in kinds {

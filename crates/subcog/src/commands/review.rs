@@ -101,15 +101,25 @@ fn quarantined(app: &App, grep: Option<&str>) -> CommandResult {
         statuses: vec![Status::Quarantined],
         ..Default::default()
     };
-    let held: Vec<_> = app
-        .subcog()?
+    let subcog = app.subcog()?;
+    let held: Vec<_> = subcog
         .list(&filter, ListOrder::NewestFirst, None)?
         .into_iter()
         .filter(|m| grep.is_none_or(|g| m.content.to_lowercase().contains(&g.to_lowercase())))
         .collect();
+    // The rules again, else the learned judgement on the text's vector (when a model is
+    // there), else the memory was held by rules or weights that have changed since.
+    let embedder = if held.is_empty() { None } else { subcog.embedder() };
     let why = |m: &subcog_core::model::Memory| {
         subcog_core::quarantine::assess(&m.content)
             .map(|v| v.reasons)
+            .or_else(|| {
+                let e = embedder.as_ref()?;
+                let vector = e.embed_one(&m.content).ok()?;
+                let score = subcog_core::quarantine::meaning::score(e.model(), &vector)?;
+                (score >= subcog_core::quarantine::meaning::BAR)
+                    .then(|| vec![format!("meaning: reads as an attack ({score:.2}, learned judgement)")])
+            })
             .unwrap_or_else(|| vec!["held back when it was stored".into()])
     };
     if app.json() {

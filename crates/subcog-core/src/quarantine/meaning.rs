@@ -1,0 +1,46 @@
+//! The learned judgement: what no rule holds is scored by a logistic regression on the
+//! memory's all-MiniLM-L6-v2 vector (the one the index stores anyway, so it costs one dot
+//! product). It reads what a note is about rather than its words, so it carries further to
+//! a writer the rules never saw, at the price of holding more notes *about* attacks
+//! (injection defences, secret policies). Trained by `tools/train_quarantine_meaning.py`;
+//! the bar and its figures are in docs/RELIABILITY.md. Vectors of another model are not
+//! scored.
+
+use super::weights::{BIAS, WEIGHTS};
+use crate::embed::EmbeddingModel;
+use crate::embed::install::MINILM_ID;
+
+/// A memory whose score reaches this is held. Chosen before the last hold-out set was read:
+/// the lowest bar at which, leaving each outside writer's set out of training, at most
+/// 1.5 % of their plain notes and 0.5 % of the LongMemEval chat turns are held.
+pub const BAR: f32 = 0.8;
+
+/// How much the vector reads as an attack, 0–1; `None` for another model's vectors.
+pub fn score(model: &EmbeddingModel, vector: &[f32]) -> Option<f32> {
+    if model.id != MINILM_ID || vector.len() != WEIGHTS.len() {
+        return None;
+    }
+    let z: f32 = vector.iter().zip(WEIGHTS.iter()).map(|(x, w)| x * w).sum::<f32>() + BIAS;
+    Some(1.0 / (1.0 + (-z).exp()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn another_models_vectors_are_not_scored() {
+        let other = EmbeddingModel {
+            id: "hash-embedder".into(),
+            dim: 384,
+        };
+        assert_eq!(score(&other, &[0.1; 384]), None);
+        let minilm = EmbeddingModel {
+            id: MINILM_ID.into(),
+            dim: 384,
+        };
+        assert_eq!(score(&minilm, &[0.1; 16]), None);
+        let s = score(&minilm, &[0.0; 384]).expect("scored");
+        assert!((0.0..=1.0).contains(&s));
+    }
+}
