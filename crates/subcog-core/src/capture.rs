@@ -128,7 +128,7 @@ pub(crate) fn assemble(namespace: Namespace, text: CleanText, at: DateTime<Utc>)
     memory
 }
 
-/// Vectors of screened text kept for the index at most (about 6 MB).
+/// Vectors of screened text kept for the index at most (by content hash: about 6.5 MB).
 const SCREENED_KEPT: usize = 4096;
 
 impl Subcog {
@@ -225,8 +225,16 @@ impl Subcog {
                 tracing::info!(memory_id = %id, "duplicate content; returning the existing memory");
                 let store = self.store_for_write(scope)?;
                 let existing = store.get(&id)?.ok_or(Error::NotFound { id: id.to_string() })?;
+                // Why the stored one is held: the rules, else the judgement on this text's
+                // vector (the same text, when the content is the duplicate).
+                let by_meaning = || {
+                    let (model, v) = vectors.as_ref()?;
+                    (existing.content == memory.content)
+                        .then(|| crate::quarantine::assess_meaning(model, v.first()?))
+                        .flatten()
+                };
                 let quarantine = (existing.status == crate::model::Status::Quarantined)
-                    .then(|| crate::quarantine::assess(&existing.content))
+                    .then(|| crate::quarantine::assess(&existing.content).or_else(by_meaning))
                     .flatten();
                 Ok(CaptureOutcome {
                     memory: existing,
@@ -266,15 +274,39 @@ impl Subcog {
             if kept.len() + open.len() > SCREENED_KEPT {
                 kept.clear();
             }
-            for (&i, vector) in open.iter().zip(vectors) {
-                kept.insert(memories[i].content.clone(), vector);
+            for (&i, vector) in open.iter().zip(vectors).take(SCREENED_KEPT) {
+                kept.insert(content::content_hash(&memories[i].content), vector);
             }
         }
         held
     }
 
-    /// The vector computed when `text` was screened, once (see [`Self::hold_by_meaning`]).
-    pub(crate) fn take_screened_vector(&self, text: &str) -> Option<Vec<f32>> {
-        self.screened.lock().ok()?.remove(text)
+    /// Vectors of `texts` from `embedder`: those computed when the text was screened (see
+    /// [`Self::hold_by_meaning`]) are taken, once; the rest are embedded in one batch.
+    pub(crate) fn embed_or_take(
+        &self,
+        embedder: &dyn crate::embed::Embedder,
+        texts: &[&str],
+    ) -> std::result::Result<Vec<Vec<f32>>, crate::embed::EmbedError> {
+        let kept: Vec<Option<Vec<f32>>> = match self.screened.lock() {
+            Ok(mut k) if !k.is_empty() => texts.iter().map(|t| k.remove(&content::content_hash(t))).collect(),
+            _ => vec![None; texts.len()],
+        };
+        let missing: Vec<&str> = texts
+            .iter()
+            .zip(&kept)
+            .filter(|(_, k)| k.is_none())
+            .map(|(t, _)| *t)
+            .collect();
+        let mut fresh = if missing.is_empty() {
+            Vec::new()
+        } else {
+            embedder.embed(&missing)?
+        }
+        .into_iter();
+        kept.into_iter()
+            .map(|k| k.or_else(|| fresh.next()))
+            .collect::<Option<Vec<_>>>()
+            .ok_or_else(|| crate::embed::EmbedError::Inference("fewer vectors than texts".into()))
     }
 }

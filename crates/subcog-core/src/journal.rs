@@ -423,7 +423,7 @@ impl Subcog {
             && let EmbedderState::Ready(embedder) = self.embedder_state()
         {
             let texts: Vec<&str> = embed.iter().map(|(_, t)| *t).collect();
-            match embedder.embed(&texts) {
+            match self.embed_or_take(embedder.as_ref(), &texts) {
                 Ok(vectors) => {
                     let items: Vec<_> = embed.iter().map(|(id, _)| *id).zip(vectors).collect();
                     store.put_embeddings(embedder.model(), &items)?;

@@ -249,16 +249,18 @@ impl Subcog {
         m.updated_at = timestamp::canonical(self.clock.now()).max(m.updated_at + chrono::Duration::microseconds(1));
         // New content gets a new vector; without a model the old one is dropped and
         // `reindex --embeddings` fills the gap.
-        let vector = if m.content_hash != before.content_hash {
-            match self.embed_texts(&[m.content.as_str()], &mut |_, _| {}) {
-                Ok(v) => v.and_then(|(model, mut vs)| vs.pop().map(|v| (model, v))),
-                Err(e) => {
-                    tracing::warn!(error = %e, "updating without a vector");
-                    None
+        let vector = match self.embedder() {
+            // The judgement's vector, when it screened this text, is taken here.
+            Some(e) if m.content_hash != before.content_hash => {
+                match self.embed_or_take(e.as_ref(), &[m.content.as_str()]) {
+                    Ok(mut vs) => vs.pop().map(|v| (e.model().clone(), v)),
+                    Err(e) => {
+                        tracing::warn!(error = %e, "updating without a vector");
+                        None
+                    }
                 }
             }
-        } else {
-            None
+            _ => None,
         };
         if !self.persist_update(scope, &m, vector.as_ref().map(|(model, v)| (model, v.as_slice())))? {
             // Hard-deleted by another process between our read and write.

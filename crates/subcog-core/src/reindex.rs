@@ -371,25 +371,9 @@ impl Subcog {
                 if batch.is_empty() {
                     break;
                 }
+                let texts: Vec<&str> = batch.iter().map(|m| m.content.as_str()).collect();
                 // Text screened by the learned judgement in this process was embedded then.
-                let kept: Vec<Option<Vec<f32>>> = batch.iter().map(|m| self.take_screened_vector(&m.content)).collect();
-                let texts: Vec<&str> = batch
-                    .iter()
-                    .zip(&kept)
-                    .filter(|(_, k)| k.is_none())
-                    .map(|(m, _)| m.content.as_str())
-                    .collect();
-                let mut fresh = if texts.is_empty() {
-                    Vec::new()
-                } else {
-                    embedder.embed(&texts)?
-                }
-                .into_iter();
-                let vectors: Vec<Vec<f32>> = kept
-                    .into_iter()
-                    .map(|k| k.or_else(|| fresh.next()))
-                    .collect::<Option<_>>()
-                    .ok_or_else(|| crate::embed::EmbedError::Inference("fewer vectors than texts".into()))?;
+                let vectors = self.embed_or_take(embedder.as_ref(), &texts)?;
                 let items: Vec<_> = batch.iter().map(|m| m.id).zip(vectors).collect();
                 store.put_embeddings(&model, &items)?;
                 done += items.len();
@@ -459,6 +443,53 @@ mod tests {
             Arc::new(SystemClock),
         )
         .with_embedder(Some(e))
+    }
+
+    /// A text embedded to be screened by the learned judgement is not embedded again for
+    /// the index: its vector is taken, once.
+    #[test]
+    fn a_screened_texts_vector_is_taken_not_computed_again() {
+        struct Counting(Letters, std::sync::atomic::AtomicUsize);
+        impl Embedder for Counting {
+            fn model(&self) -> &EmbeddingModel {
+                self.0.model()
+            }
+            fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, EmbedError> {
+                self.1.fetch_add(texts.len(), std::sync::atomic::Ordering::SeqCst);
+                self.0.embed(texts)
+            }
+        }
+        let dir = tempfile::tempdir().expect("tempdir");
+        let project = dir.path().join("project");
+        std::fs::create_dir_all(&project).expect("dir");
+        let counting = Arc::new(Counting(
+            Letters(EmbeddingModel {
+                id: "test/letters-8".into(),
+                dim: 8,
+            }),
+            std::sync::atomic::AtomicUsize::new(0),
+        ));
+        let calls = || counting.1.load(std::sync::atomic::Ordering::SeqCst);
+        let e: Arc<dyn Embedder> = counting.clone();
+        let s = Subcog::new(
+            Config::default(),
+            DataLocation::resolve(dir.path(), &project),
+            Arc::new(SystemClock),
+        )
+        .with_embedder(Some(e));
+        let ns = crate::model::Namespace::parse("learnings").expect("namespace");
+        let mut m = Memory::new("an arriving note", ns, chrono::Utc::now());
+        s.hold_by_meaning(&mut [&mut m]);
+        assert_eq!(calls(), 1);
+        let expected = counting.0.embed(&["an arriving note"]).expect("embed");
+        let taken = s
+            .embed_or_take(counting.as_ref(), &["an arriving note", "another text"])
+            .expect("vectors");
+        assert_eq!(calls(), 2, "only the text that was not screened is embedded");
+        assert_eq!(taken.first(), expected.first());
+        s.embed_or_take(counting.as_ref(), &["an arriving note"])
+            .expect("vectors");
+        assert_eq!(calls(), 3, "a kept vector is taken once");
     }
 
     #[test]

@@ -74,8 +74,8 @@ pub struct Subcog {
     keys: Option<Keys>,
     /// What this process should tell the user once (an index rebuilt from notes).
     notices: std::sync::Mutex<Vec<String>>,
-    /// Vectors computed to screen arriving text, kept (by text) until the index stores
-    /// them, so a sync embeds each arrival once.
+    /// Vectors computed to screen arriving text, kept (by content hash) until the index
+    /// stores them, so a sync or a completion embeds each arrival once.
     pub(crate) screened: std::sync::Mutex<std::collections::HashMap<String, Vec<f32>>>,
 }
 

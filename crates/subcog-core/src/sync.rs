@@ -210,6 +210,11 @@ impl Subcog {
                 let mut snapshot = self.read_notes(&repo, scope, Some(&arrived))?;
                 indexed.notes += snapshot.memories.len();
                 indexed.skipped.extend(snapshot.issues.iter().cloned());
+                let read: std::collections::BTreeMap<_, String> = snapshot
+                    .memories
+                    .iter()
+                    .map(|m| (m.id, notes::format::memory_note(m)))
+                    .collect();
                 let held = self.screen_arrivals(scope, &mut snapshot.memories)?;
                 self.index_memories(
                     scope,
@@ -219,12 +224,29 @@ impl Subcog {
                     &mut |_, _| {},
                 )?;
                 if !held.is_empty() {
-                    let edits: Vec<_> = held.iter().map(crate::persist::note_edit).collect();
-                    repo.write(
-                        &NotesRef::Memories.refname(),
-                        &edits,
-                        &format!("subcog: sync held {} arriving notes in quarantine", edits.len()),
-                    )?;
+                    // The held version replaces a note only where it is still the one read:
+                    // screening takes time (inference), and a local edit meanwhile wins.
+                    let anchors: BTreeSet<git2::Oid> = held
+                        .iter()
+                        .map(|m| notes::Anchor::memory(&m.id.to_string()).oid)
+                        .collect();
+                    let tip = self.read_notes(&repo, scope, Some(&anchors))?;
+                    let edits: Vec<_> = held
+                        .iter()
+                        .filter(|h| {
+                            tip.memories
+                                .iter()
+                                .any(|t| t.id == h.id && read.get(&h.id) == Some(&notes::format::memory_note(t)))
+                        })
+                        .map(crate::persist::note_edit)
+                        .collect();
+                    if !edits.is_empty() {
+                        repo.write(
+                            &NotesRef::Memories.refname(),
+                            &edits,
+                            &format!("subcog: sync held {} arriving notes in quarantine", edits.len()),
+                        )?;
+                    }
                     quarantined.extend(held.iter().map(|m| m.id.to_string()));
                 }
             }

@@ -22,7 +22,6 @@ use crate::model::{Memory, MemoryId, Status};
 use crate::notes::format::memory_note;
 use crate::notes::{NoteIssue, NotesRef};
 use crate::persist::note_edit;
-use crate::reindex::ScopeReindex;
 use crate::service::{ScopeKind, Subcog};
 use crate::store::{ListOrder, MemoryFilter};
 
@@ -156,7 +155,7 @@ impl Subcog {
                             }
                             _ => {
                                 v.notes_only.push(note.id.to_string());
-                                to_index.push(note.clone());
+                                to_index.push((note.clone(), false));
                             }
                         }
                     }
@@ -165,7 +164,8 @@ impl Subcog {
                         if row.updated_at > note.updated_at {
                             to_note.push((*row).clone());
                         } else {
-                            to_index.push(note.clone());
+                            // Text the index has is not screened again (a release stands).
+                            to_index.push((note.clone(), row.content == note.content));
                         }
                     }
                     Some(_) => {}
@@ -186,8 +186,8 @@ impl Subcog {
                 // before it screened them, or from a plain `git fetch`.
                 let complete: Vec<(Memory, bool)> = to_index
                     .iter()
-                    .filter(|m| only.contains(&m.id.to_string()))
-                    .map(|m| (m.clone(), false))
+                    .filter(|(m, _)| only.contains(&m.id.to_string()))
+                    .cloned()
                     .collect();
                 self.complete_from_notes(scope, &repo, complete, &snapshot.with_meta)?;
                 tracing::info!(
@@ -209,9 +209,8 @@ impl Subcog {
                     repaired.noted = edits.len();
                 }
                 if !to_index.is_empty() {
-                    let mut r = ScopeReindex::default();
-                    self.index_memories(scope, to_index, &snapshot.with_meta, &mut r, &mut |_, _| {})?;
-                    repaired.indexed = r.inserted + r.replaced;
+                    // Screened like any arrival, as without --repair.
+                    repaired.indexed = self.complete_from_notes(scope, &repo, to_index, &snapshot.with_meta)?;
                 }
                 repaired.meta = self.flush_meta(scope)?;
                 v.repaired = Some(repaired);

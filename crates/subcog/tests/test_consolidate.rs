@@ -13,9 +13,9 @@ fn corpus() -> PathBuf {
 }
 
 /// A git project holding the corpus, with the model, the clock pinned. The corpus is 198
-/// ordinary project notes; quarantine's learned judgement holds one of them ("keep user
-/// sessions in the auth service's in-memory store", 0.84; docs/RELIABILITY.md counts such
-/// costs), which the user releases here so that consolidation sees them all.
+/// ordinary project notes; quarantine's learned judgement may hold one (its first version
+/// held "keep user sessions in the auth service's in-memory store"; docs/RELIABILITY.md
+/// counts such costs), which the user releases here so that consolidation sees them all.
 fn seeded() -> TestEnv {
     let env = TestEnv::new().with_model();
     run(&env, &["import", &corpus().display().to_string(), "-q"]).ok();

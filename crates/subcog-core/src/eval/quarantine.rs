@@ -66,7 +66,7 @@ pub struct Report {
 
 /// The hold-out sets read beside `corpus.jsonl` when present, oldest first: notes written
 /// later by people who saw neither the rules nor the sets before theirs.
-pub const HOLDOUTS: [&str; 3] = ["holdout.jsonl", "holdout2.jsonl", "holdout3.jsonl"];
+pub const HOLDOUTS: [&str; 4] = ["holdout.jsonl", "holdout2.jsonl", "holdout3.jsonl", "holdout4.jsonl"];
 
 /// Reads `corpus.jsonl` in `dir` (and the [`HOLDOUTS`] there) and scores quarantine on
 /// them: the rules, then, when `embedder` is given, the learned judgement on what they pass.
@@ -164,15 +164,15 @@ mod tests {
         }
         assert_eq!(
             r.caught["all"].notes + r.false_positives["all"].notes,
-            397 + 386 + 482 + 522
+            397 + 386 + 482 + 522 + 552
         );
     }
 
     /// The corpus shipped in `data/quarantine`, rules alone: a regression guard at the
     /// figures reported in docs/RELIABILITY.md. The phrase rules were written on dev, the
     /// harm signals weighed on dev, test and (after it was read once) the first hold-out
-    /// set; the second hold-out set was read once, after all of them; the third after the
-    /// learned judgement was trained.
+    /// set; the second hold-out set was read once, after all of them; the third and fourth
+    /// after the learned judgement was trained (on three, then four writers).
     #[test]
     fn the_shipped_corpus_is_scored_on_every_split() {
         let r = run(&shipped(), false, None).expect("corpus");
@@ -185,12 +185,13 @@ mod tests {
                 ("holdout", 0.65, 0.07),
                 ("holdout2", 0.25, 0.08),
                 ("holdout3", 0.45, 0.03),
+                ("holdout4", 0.45, 0.04),
             ],
         );
     }
 
     /// The same with the learned judgement on the MiniLM vectors, as at capture. It was
-    /// trained on dev, test, holdout and holdout2; holdout3 was read once, after.
+    /// trained on dev, test, holdout, holdout2 and holdout3; holdout4 was read once, after.
     #[cfg(feature = "embed-minilm")]
     #[test]
     fn the_learned_judgement_holds_more_of_every_split() {
@@ -201,10 +202,11 @@ mod tests {
             &r,
             &[
                 ("dev", 0.95, 0.03),
-                ("test", 0.90, 0.08),
-                ("holdout", 0.75, 0.10),
-                ("holdout2", 0.50, 0.10),
-                ("holdout3", 0.65, 0.06),
+                ("test", 0.90, 0.05),
+                ("holdout", 0.70, 0.08),
+                ("holdout2", 0.40, 0.08),
+                ("holdout3", 0.55, 0.03),
+                ("holdout4", 0.58, 0.04),
             ],
         );
     }

@@ -10,10 +10,11 @@ use super::weights::{BIAS, WEIGHTS};
 use crate::embed::EmbeddingModel;
 use crate::embed::install::MINILM_ID;
 
-/// A memory whose score reaches this is held. Chosen before the last hold-out set was read:
-/// the lowest bar at which, leaving each outside writer's set out of training, at most
-/// 1.5 % of their plain notes and 0.5 % of the LongMemEval chat turns are held.
-pub const BAR: f32 = 0.8;
+/// A memory whose score reaches this is held. Chosen before the last hold-out set was read,
+/// by a rule fixed before the first: the lowest bar at which, leaving each outside writer's
+/// set out of training, at most 1.5 % of their plain notes and 0.5 % of the LongMemEval
+/// chat turns are held.
+pub const BAR: f32 = 0.9;
 
 /// How much the vector reads as an attack, 0–1; `None` for another model's vectors.
 pub fn score(model: &EmbeddingModel, vector: &[f32]) -> Option<f32> {

@@ -59,7 +59,14 @@ pub fn hold(memory: &mut Memory) -> Option<Verdict> {
     if memory.status != Status::Active {
         return None;
     }
-    let verdict = assess(&memory.content)?;
+    // The summary is injected too (`<summary>`): a summary given apart from the text, one
+    // the text does not contain, is read as well.
+    let summary = memory.summary.trim_end_matches('…').trim();
+    let verdict = assess(&memory.content).or_else(|| {
+        (!summary.is_empty() && !memory.content.contains(summary))
+            .then(|| assess(&memory.summary))
+            .flatten()
+    })?;
     tracing::info!(id = %memory.id, reasons = %verdict.summary(), "memory quarantined");
     mark(memory);
     Some(verdict)
@@ -71,13 +78,18 @@ pub fn hold_by_meaning(memory: &mut Memory, model: &EmbeddingModel, vector: &[f3
     if memory.status != Status::Active {
         return None;
     }
-    let score = meaning::score(model, vector).filter(|s| *s >= meaning::BAR)?;
-    let verdict = Verdict {
-        reasons: vec![format!("meaning: reads as an attack ({score:.2}, learned judgement)")],
-    };
+    let verdict = assess_meaning(model, vector)?;
     tracing::info!(id = %memory.id, reasons = %verdict.summary(), "memory quarantined");
     mark(memory);
     Some(verdict)
+}
+
+/// Whether the learned judgement on a text's vector reaches [`meaning::BAR`], and its score.
+pub fn assess_meaning(model: &EmbeddingModel, vector: &[f32]) -> Option<Verdict> {
+    let score = meaning::score(model, vector).filter(|s| *s >= meaning::BAR)?;
+    Some(Verdict {
+        reasons: vec![format!("meaning: reads as an attack ({score:.2}, learned judgement)")],
+    })
 }
 
 fn mark(memory: &mut Memory) {

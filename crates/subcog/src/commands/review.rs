@@ -116,9 +116,7 @@ fn quarantined(app: &App, grep: Option<&str>) -> CommandResult {
             .or_else(|| {
                 let e = embedder.as_ref()?;
                 let vector = e.embed_one(&m.content).ok()?;
-                let score = subcog_core::quarantine::meaning::score(e.model(), &vector)?;
-                (score >= subcog_core::quarantine::meaning::BAR)
-                    .then(|| vec![format!("meaning: reads as an attack ({score:.2}, learned judgement)")])
+                subcog_core::quarantine::assess_meaning(e.model(), &vector).map(|v| v.reasons)
             })
             .unwrap_or_else(|| vec!["held back when it was stored".into()])
     };
