@@ -66,7 +66,13 @@ pub struct Report {
 
 /// The hold-out sets read beside `corpus.jsonl` when present, oldest first: notes written
 /// later by people who saw neither the rules nor the sets before theirs.
-pub const HOLDOUTS: [&str; 4] = ["holdout.jsonl", "holdout2.jsonl", "holdout3.jsonl", "holdout4.jsonl"];
+pub const HOLDOUTS: [&str; 5] = [
+    "holdout.jsonl",
+    "holdout2.jsonl",
+    "holdout3.jsonl",
+    "holdout4.jsonl",
+    "holdout5.jsonl",
+];
 
 /// Reads `corpus.jsonl` in `dir` (and the [`HOLDOUTS`] there) and scores quarantine on
 /// them: the rules, then, when `embedder` is given, the learned judgement on what they pass.
@@ -164,7 +170,7 @@ mod tests {
         }
         assert_eq!(
             r.caught["all"].notes + r.false_positives["all"].notes,
-            397 + 386 + 482 + 522 + 552
+            397 + 386 + 482 + 522 + 552 + 527
         );
     }
 
@@ -172,7 +178,8 @@ mod tests {
     /// figures reported in docs/RELIABILITY.md. The phrase rules were written on dev, the
     /// harm signals weighed on dev, test and (after it was read once) the first hold-out
     /// set; the second hold-out set was read once, after all of them; the third and fourth
-    /// after the learned judgement was trained (on three, then four writers).
+    /// after the learned judgement was trained, and a second reading of the classic
+    /// families written from them; the fifth was read once, after everything.
     #[test]
     fn the_shipped_corpus_is_scored_on_every_split() {
         let r = run(&shipped(), false, None).expect("corpus");
@@ -183,15 +190,16 @@ mod tests {
                 ("dev", 0.95, 0.03),
                 ("test", 0.85, 0.03),
                 ("holdout", 0.65, 0.07),
-                ("holdout2", 0.25, 0.08),
-                ("holdout3", 0.45, 0.03),
-                ("holdout4", 0.45, 0.04),
+                ("holdout2", 0.27, 0.08),
+                ("holdout3", 0.50, 0.03),
+                ("holdout4", 0.52, 0.04),
+                ("holdout5", 0.37, 0.045),
             ],
         );
     }
 
     /// The same with the learned judgement on the MiniLM vectors, as at capture. It was
-    /// trained on dev, test, holdout, holdout2 and holdout3; holdout4 was read once, after.
+    /// trained on dev, test and holdout to holdout4; holdout5 was read once, after.
     #[cfg(feature = "embed-minilm")]
     #[test]
     fn the_learned_judgement_holds_more_of_every_split() {
@@ -202,11 +210,12 @@ mod tests {
             &r,
             &[
                 ("dev", 0.95, 0.03),
-                ("test", 0.90, 0.05),
+                ("test", 0.88, 0.05),
                 ("holdout", 0.70, 0.08),
-                ("holdout2", 0.40, 0.08),
-                ("holdout3", 0.55, 0.03),
-                ("holdout4", 0.58, 0.04),
+                ("holdout2", 0.38, 0.08),
+                ("holdout3", 0.62, 0.03),
+                ("holdout4", 0.63, 0.04),
+                ("holdout5", 0.48, 0.06),
             ],
         );
     }

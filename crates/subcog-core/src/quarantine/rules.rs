@@ -481,6 +481,108 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         &["decod", "decipher", "rot13", "follow", "execute", "obey"],
         r"\b(?:decode|decipher|un-?rot13|rot13|base64-?decode|hex-?decode|url-?decode)\w*\b[^.\n]{0,30}\b(?:and\s+)?(?:then\s+)?(?:follow|execute|obey)\b|\b(?:follow|execute|obey)\b[^.\n]{0,30}\b(?:after|once)\s+(?:url-|hex-|base64-)?decod",
     );
+    // Second reading (2026-11-26): the classic families in the phrasings of writers the
+    // first rules never saw (read on holdout3 and holdout4 once each, then written as
+    // families, not as their sentences).
+    add(
+        "override",
+        Plain,
+        false,
+        &["you were told", "you've been told", "you have been told"],
+        r"\b(?:forget|ignore|disregard)\b[^.\n]{0,20}\byou(?: were|'ve been| have been) told\b",
+    );
+    add(
+        "override",
+        Plain,
+        true,
+        &["ignore", "disregard", "forget", "discard"],
+        r"\b(?:ignore|disregard|forget|discard)\s+(?:(?:all|of|the|your|whatever)\s+)*(?:preceding|previous|prior|earlier|above|existing|original)\s+(?:context|conversation|guidance|guidelines|directives|messages|session setup)\b|\bdiscard (?:(?:all|your|the)\s+)*(?:existing |current |previous |prior )?(?:guidelines|instructions|directives|guardrails)\b",
+    );
+    add(
+        "override",
+        Plain,
+        false,
+        &[
+            "precedence",
+            "outrank",
+            "this memory",
+            "this note",
+            "this block",
+            "above this",
+            "before this",
+        ],
+        r"\bprecedence over (?:whatever|anything|what) the (?:user|developer) (?:wrote|said|asked|wants)\b|\beven over the user'?s? (?:explicit )?(?:request|instructions?)\b|\boutranks? (?:the |your )?(?:user|instructions|system prompt)\b|\bthis (?:memory|note|block) (?:wins|overrides|supersedes)\b|\b(?:treat|consider) this (?:memory|note|block) as your (?:only|sole|real|new)\b|\b(?:above|before) this (?:memory|note|line|block)\b[^.\n]{0,40}\b(?:is not binding|are not binding|stale|lower priority|obsolete|void)\b|\bnothing (?:written |said )?above this (?:memory|note|line|block)\b",
+    );
+    add(
+        "override",
+        Plain,
+        false,
+        &[
+            "guardrails",
+            "guidelines",
+            "safety rules",
+            "safety boundaries",
+            "safety training",
+            "no attention to",
+            "whatever",
+            "your real",
+            "your new",
+        ],
+        r"\b(?:guardrails|guidelines|safety (?:rules|boundaries|training))\b[^.\n]{0,80}\b(?:turn (?:them|it) off|switch (?:them|it) off|(?:were|was) (?:just )?a test|written for a different (?:assistant|model|agent)|(?:are|is) (?:a )?leftover)\b|\bpays? no attention to what (?:the|your) (?:user|developer)\b|\b(?:drop|abandon|discard)\s+whatever\s+(?:plan|task|instructions?)\b|\byour real (?:assignment|task|objective|instructions|job)\b|\byour new (?:objective|assignment|directive|instructions?)\b",
+    );
+    add(
+        "jailbreak",
+        Plain,
+        true,
+        &[
+            "pretend",
+            "simulate",
+            "act as",
+            "roleplay",
+            "role-play",
+            "you are now in",
+            "persona",
+            "you are",
+            "you're",
+            "to bypass",
+        ],
+        r#"\b(?:pretend|simulate|act as|roleplay|role-play)\b[^.\n]{0,60}\b(?:without|with no|no)\s+(?:any\s+)?(?:guidelines|filters?|restrictions|limits|safety(?: training)?|policies|refusals)\b|\bpretend (?:you are|to be) (?:a |an )?(?:different|another) (?:assistant|ai|agent|model)\b|\byou are now in ['"]?[\w-]+(?: [\w-]+)? mode\b|\bpersona (?:update|switch|change)\s*:|\b[\w-]+ persona (?:enabled|activated|is on)\b|\b(?:you are|you're) (?:now )?an? (?:ai|assistant|agent|model) (?:with no|without) (?:safety|guidelines|restrictions|filters?|limits)\b|\bauthori[sz]ation to bypass\b"#,
+    );
+    add(
+        "remote code",
+        Plain,
+        false,
+        &["downloadstring", "urlopen", "fetch(", "npx"],
+        r#"\bdownloadstring\s*\(\s*['"]?https?://|\bexec\s*\(\s*(?:urllib\.request\.)?urlopen\(|\beval\s*\(\s*(?:await\s+)?fetch\(|\bnpx\s+(?:--yes|-y)\s+https?://"#,
+    );
+    add(
+        "exfiltration",
+        Plain,
+        false,
+        &["dict(os.environ)", "stringify(process.env)", "environ.items()"],
+        r"\b(?:repr|str|json\.dumps)\(\s*dict\(os\.environ\)|\bjson\.stringify\(process\.env\)|\bos\.environ\.items\(\)[^\n]{0,80}https?://",
+    );
+    add(
+        "credential request",
+        Plain,
+        false,
+        &["api_key", "_token", "secret_key", "password", "api key"],
+        r"\b(?:include|print|paste|show|echo|reveal|output|post)\b[^.\n]{0,30}\b\w*(?:api_key|_token|secret_key|password)\b[^.\n]{0,30}\bin (?:your|the) (?:next )?(?:response|reply|answer|message|output|transcript)\b|\bapi keys?\b[^.\n]{0,60}\b(?:echo|print|repeat|paste)\b[^.\n]{0,20}\bin your (?:reply|response|answer)\b",
+    );
+    add(
+        "encoded instruction",
+        Plain,
+        false,
+        &["decode", "backwards", "reverse"],
+        r"\b(?:decode|read (?:it|this) backwards|reverse (?:it|this))\b[^.\n]{0,60}\b(?:comply|obey|follow (?:it|them|the instructions?)|act on it|do what it says|execute it|run it|apply it silently|before acting)\b|\bdecode (?:me|twice)\b",
+    );
+    add(
+        "hidden instruction",
+        Plain,
+        false,
+        &["alt", "<span"],
+        r#"\balt\s*=\s*['"](?:assistant|ai|agent|system|claude)\s*[:,]|<span[^>]*(?:font-size:\s*0|display:\s*none)[^>]*>[^<]{0,200}\b(?:ai|assistant|agent|approve|merge|ignore)\b"#,
+    );
     rules
 });
 
