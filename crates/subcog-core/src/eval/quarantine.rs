@@ -177,9 +177,8 @@ mod tests {
     /// The corpus shipped in `data/quarantine`, rules alone: a regression guard at the
     /// figures reported in docs/RELIABILITY.md. The phrase rules were written on dev, the
     /// harm signals weighed on dev, test and (after it was read once) the first hold-out
-    /// set; the second hold-out set was read once, after all of them; the third and fourth
-    /// after the learned judgement was trained, and a second reading of the classic
-    /// families written from them; the fifth was read once, after everything.
+    /// set; the second hold-out set was read once, after all of them; the third, fourth and
+    /// fifth each after a version of the learned judgement was trained (not the rules).
     #[test]
     fn the_shipped_corpus_is_scored_on_every_split() {
         let r = run(&shipped(), false, None).expect("corpus");
@@ -190,9 +189,9 @@ mod tests {
                 ("dev", 0.95, 0.03),
                 ("test", 0.85, 0.03),
                 ("holdout", 0.65, 0.07),
-                ("holdout2", 0.27, 0.08),
-                ("holdout3", 0.50, 0.03),
-                ("holdout4", 0.52, 0.04),
+                ("holdout2", 0.25, 0.08),
+                ("holdout3", 0.45, 0.03),
+                ("holdout4", 0.45, 0.04),
                 ("holdout5", 0.37, 0.045),
             ],
         );
@@ -212,9 +211,9 @@ mod tests {
                 ("dev", 0.95, 0.03),
                 ("test", 0.88, 0.05),
                 ("holdout", 0.70, 0.08),
-                ("holdout2", 0.38, 0.08),
-                ("holdout3", 0.62, 0.03),
-                ("holdout4", 0.63, 0.04),
+                ("holdout2", 0.37, 0.08),
+                ("holdout3", 0.56, 0.03),
+                ("holdout4", 0.57, 0.04),
                 ("holdout5", 0.48, 0.06),
             ],
         );

@@ -36,6 +36,17 @@ fn ordinary_notes_with_the_same_words_are_kept() {
         "Debug mode (DEBUG=1) prints SQL queries; never enable it in prod.",
         "Decode the JWT payload with `cut -d. -f2 | base64 -d` to check the exp claim.",
         "Use PostgreSQL for the orders service; the team knows it well.",
+        // Written to probe a second reading of the rules (held all ten; not kept).
+        "Forget what you were told about the release branch in onboarding: we now cut releases from main.",
+        "On logout the chat client should discard the previous conversation from local storage.",
+        "This note supersedes ADR-12: we use PostgreSQL for the orders service.",
+        "The load generator can simulate traffic with no limits on connections; cap it at 500 in CI.",
+        "Never include the password in the response body; the API returns a masked value.",
+        "The webhook payload is URL-encoded twice, so decode twice before parsing the JSON.",
+        "If a migration fails, reverse it with the down script and run it again after fixing the column type.",
+        "The guardrails feature flag is noisy in staging; turn it off there and keep it on in production.",
+        "Everything above this line is stale; the new deploy steps are in the runbook.",
+        "Tests ignore the existing context menu entries and only check the new ones.",
     ] {
         assert_eq!(assess(text), None, "{text:?}");
     }
