@@ -217,12 +217,16 @@ impl Subcog {
         match req.status {
             // A status the user sets is theirs: `--status active` releases a quarantined one.
             Some(s) => m.status = s,
-            // New text of an active memory is screened like a capture.
+            // New text of an active memory is screened like a capture; a new summary is
+            // read by the rules (it is injected too, and has no vector of its own).
             None if m.content_hash != before.content_hash => {
                 let by_rules = crate::quarantine::hold(&mut m).is_some();
                 if !by_rules {
                     self.hold_by_meaning(&mut [&mut m]);
                 }
+            }
+            None if m.summary != before.summary => {
+                crate::quarantine::hold(&mut m);
             }
             None => {}
         }
