@@ -8,6 +8,7 @@ mod commands;
 mod mcp;
 mod output;
 mod progress;
+mod ui;
 #[cfg(unix)]
 mod warm;
 
