@@ -473,8 +473,14 @@ fn ui_shows_the_graph_runs_and_tiers_of_a_consolidated_store() {
 
     let tiers = viewer.get("/api/tiers").ok();
     let history = tiers["history"].as_array().expect("history");
-    assert_eq!(history.len(), 2, "after the run, and now: {tiers}");
-    assert_eq!(history[1]["run_id"], "now");
+    assert_eq!(history.len(), 3, "before the run, after it, and now: {tiers}");
+    assert_eq!(history[0]["label"], "before the first run");
+    assert_eq!(history[1]["run_id"], run0["run_id"]);
+    assert_eq!(history[2]["label"], "now");
+    assert_eq!(
+        history[2]["counts"], tiers["distribution"],
+        "now is today's distribution"
+    );
     let sum = |v: &serde_json::Value| {
         v.as_object()
             .expect("counts")
@@ -482,11 +488,17 @@ fn ui_shows_the_graph_runs_and_tiers_of_a_consolidated_store() {
             .filter_map(|n| n.as_u64())
             .sum::<u64>()
     };
+    let before = &history[0]["counts"];
+    assert!(sum(before) > 150, "{tiers}");
     assert_eq!(
-        history[1]["counts"], tiers["distribution"],
-        "now is today's distribution"
+        before["hot"].as_u64(),
+        Some(sum(before)),
+        "every memory starts hot: {tiers}"
     );
-    assert!(sum(&history[0]["counts"]) > 150, "{tiers}");
+    assert!(
+        history[1]["counts"]["archived"].as_u64() > Some(0),
+        "the run archived some: {tiers}"
+    );
     assert!(tiers["method"].as_str().is_some_and(|m| m.contains("rewound")));
 
     let graph = viewer.get("/api/graph").ok();

@@ -165,16 +165,6 @@ fn memory_page(s: &Subcog, text: &str) -> Result<Value, CommandError> {
     let id = s.resolve_id(text)?;
     let (scope, m) = s.find_required(&id)?;
     let key = id.to_string();
-    let brief = |other: &str| -> Value {
-        match other
-            .parse::<MemoryId>()
-            .ok()
-            .and_then(|oid| s.find(&oid).ok().flatten())
-        {
-            Some((_, o)) => json!({"id": o.id, "summary": o.summary, "namespace": o.namespace, "status": o.status}),
-            None => json!({"id": other}),
-        }
-    };
     let mut transitions = Vec::new();
     let mut supersessions = Vec::new();
     let mut summary = None;
@@ -204,7 +194,7 @@ fn memory_page(s: &Subcog, text: &str) -> Result<Value, CommandError> {
     let supersedes: Vec<Value> = supersessions
         .iter()
         .filter(|r| r.superseder_id == key)
-        .map(|r| json!({"memory": brief(&r.superseded_id), "record": r}))
+        .map(|r| json!({"memory": node_brief(s, &r.superseded_id), "record": r}))
         .collect();
     let superseded = supersessions.iter().find(|r| r.superseded_id == key);
     Ok(json!({
@@ -212,18 +202,18 @@ fn memory_page(s: &Subcog, text: &str) -> Result<Value, CommandError> {
         "scope": scope.as_str(),
         "handle": id.handle(),
         "transitions": transitions,
-        "superseded_by": m.superseded_by.map(|n| json!({"memory": brief(&n.to_string()), "record": superseded})),
+        "superseded_by": m.superseded_by.map(|n| json!({"memory": node_brief(s, &n.to_string()), "record": superseded})),
         "supersedes": supersedes,
         "edges": edges.iter().map(|e| {
             let other = if e.source_id == key { &e.target_id } else { &e.source_id };
-            json!({"edge": e, "outgoing": e.source_id == key, "other": node_brief(s, other)})
+            json!({"edge": e, "type": e.edge_type.as_str(), "outgoing": e.source_id == key, "other": node_brief(s, other)})
         }).collect::<Vec<_>>(),
         "summary": summary,
     }))
 }
 
-/// A memory (its summary) or a cluster summary (its title), for a link.
-pub fn node_brief(s: &Subcog, node: &str) -> Value {
+/// A memory (with its summary as the label) or a cluster summary, for a link.
+fn node_brief(s: &Subcog, node: &str) -> Value {
     match node.parse::<MemoryId>() {
         Ok(id) => match s.find(&id).ok().flatten() {
             Some((_, m)) => json!({"id": node, "kind": "memory", "label": m.summary, "namespace": m.namespace}),

@@ -26,8 +26,8 @@ pub fn routes() -> Router<Ui> {
 }
 
 /// How the tier history is derived, shown with it.
-const TIER_HISTORY_METHOD: &str = "Live memories after each consolidation run, derived from today's tiers \
-rewound through the recorded tier transitions. A memory captured after a run is not counted at that run; \
+const TIER_HISTORY_METHOD: &str = "Live memories before the first consolidation run and after each run, \
+derived from today's tiers rewound through the recorded tier transitions. A memory captured after a run is not counted at that run; \
 deleted memories are not counted at all, so earlier totals can be lower than they were.";
 
 /// The graph consolidation drew: the best-connected `limit` nodes (or those within two
@@ -77,8 +77,9 @@ async fn graph(State(ui): State<Ui>, uri: Uri) -> ApiResult {
             .collect();
         Ok(json!({
             "nodes": nodes,
+            // `as_str`, the name the CLI prints (serde's lowercase drops the underscore).
             "edges": edges.iter().map(|e| json!({"source": e.source_id, "target": e.target_id,
-                "type": e.edge_type, "weight": e.weight, "reason": e.reason})).collect::<Vec<_>>(),
+                "type": e.edge_type.as_str(), "weight": e.weight, "reason": e.reason})).collect::<Vec<_>>(),
             "total_nodes": ranked.len(),
             "total_edges": total_edges,
             "around": around,
@@ -153,7 +154,7 @@ async fn tiers(State(ui): State<Ui>) -> ApiResult {
             runs.extend(s.runs(kind, 200)?);
         }
         let live = s.list(&MemoryFilter::default(), ListOrder::NewestFirst, None)?;
-        let mut points: Vec<(DateTime<Utc>, String)> = runs
+        let mut points: Vec<(DateTime<Utc>, String, String)> = runs
             .iter()
             .filter(|r| !r.dry_run && r.phase == Phase::Completed)
             .map(|r| {
@@ -163,14 +164,26 @@ async fn tiers(State(ui): State<Ui>) -> ApiResult {
                     .map(|t| t.at)
                     .max();
                 let at = r.completed_at.unwrap_or(r.started_at);
-                (last_change.map_or(at, |c| c.max(at)), r.run_id.clone())
+                let at = last_change.map_or(at, |c| c.max(at));
+                (at, r.run_id.clone(), at.format("%Y-%m-%d %H:%M").to_string())
             })
             .collect();
         points.sort();
-        points.push((s.clock().now(), "now".into()));
+        // Where the first run started from: every tier it changed, undone.
+        if let Some((_, first, _)) = points.first() {
+            let started = runs.iter().find(|r| &r.run_id == first).map(|r| r.started_at);
+            let changed = transitions.iter().filter(|t| &t.run_id == first).map(|t| t.at).min();
+            if let Some(at) = started.into_iter().chain(changed).min() {
+                let before = at - chrono::Duration::microseconds(1);
+                points.insert(0, (before, String::new(), "before the first run".into()));
+            }
+        }
+        points.push((s.clock().now(), String::new(), "now".into()));
         let history: Vec<Value> = points
             .iter()
-            .map(|(at, run)| json!({"at": at, "run_id": run, "counts": tiers_at(&live, &transitions, *at)}))
+            .map(|(at, run, label)| {
+                json!({"at": at, "run_id": run, "label": label, "counts": tiers_at(&live, &transitions, *at)})
+            })
             .collect();
         Ok(json!({
             "distribution": Tier::ALL.iter().map(|t| (t.as_str(), status.by_tier.get(t.as_str()).copied().unwrap_or(0))).collect::<BTreeMap<_, _>>(),

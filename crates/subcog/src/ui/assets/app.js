@@ -290,7 +290,7 @@
   }
 
   function link(b) {
-    return h('a', { href: memoryHref(b.id) }, b.summary || b.id);
+    return h('a', { href: memoryHref(b.id) }, b.label || b.id);
   }
 
   function tierHistory(ts) {
@@ -298,15 +298,15 @@
     return section('Tier history', [h('table', {},
       h('tr', {}, h('th', {}, 'when'), h('th', {}, 'change'), h('th', {}, 'score'), h('th', {}, 'why'), h('th', {}, 'run')),
       ts.map((t) => h('tr', {}, h('td', {}, when(t.at)), h('td', {}, tierBadge(t.from_tier), ' → ', tierBadge(t.to_tier)),
-        h('td', {}, num(t.retention_score)), h('td', {}, t.reason), h('td', { class: 'muted' }, t.run_id))))]);
+        h('td', { class: 'num' }, num(t.retention_score)), h('td', {}, t.reason), h('td', { class: 'muted' }, t.run_id))))]);
   }
 
   function edgeList(edges) {
     if (!edges.length) return section('Edges', [h('p', { class: 'muted' }, 'No edges (consolidation draws them).')]);
     return section('Edges', [h('table', {}, edges.map((x) => h('tr', {},
       h('td', {}, x.outgoing ? '→' : '←'),
-      h('td', {}, badge(`edge-${x.edge.edge_type}`, x.edge.edge_type)),
-      h('td', {}, num(x.edge.weight)),
+      h('td', {}, badge(`edge-${x.type}`, x.type.replace('_', ' '))),
+      h('td', { class: 'num' }, num(x.edge.weight)),
       h('td', {}, x.other.kind === 'memory' ? h('a', { href: memoryHref(x.other.id) }, x.other.label) : x.other.label),
       h('td', { class: 'muted' }, x.edge.reason))))]);
   }
@@ -409,93 +409,128 @@
       g.around ? `Within two steps of ${g.around}: ` : 'The best-connected memories: ',
       `${g.nodes.length} of ${g.total_nodes} nodes, ${g.edges.length} of ${g.total_edges} edges. Click a node to open it.`);
     const types = [...new Set(g.edges.map((e) => e.type))].sort();
-    const legend = h('div', { class: 'legend' }, types.map((t) => badge(`edge-${t}`, t)),
+    const legend = h('div', { class: 'legend' }, types.map((t) => badge(`edge-${t}`, t.replace('_', ' '))),
       badge('summary-node', 'cluster summary'));
     show(heading, legend, drawGraph(g, params.get('around')));
   }
 
-  // Fruchterman–Reingold: nodes repel, edges pull, the step cools; deterministic start.
-  function layout(nodes, edges, width, height) {
+  // Each connected part is laid out on its own (Fruchterman–Reingold: nodes repel, edges
+  // pull, the step cools; a deterministic start), then the parts are packed in rows,
+  // largest first: a store of many small clusters reads as a sheet of them. One node of
+  // each part is labelled (its cluster summary when it has one), and its box makes room.
+  function layout(nodes, edges, width) {
     const n = nodes.length;
     const index = new Map(nodes.map((node, i) => [node.id, i]));
-    const x = new Float64Array(n), y = new Float64Array(n);
+    const links = edges.map((e) => [index.get(e.source), index.get(e.target)])
+      .filter(([a, b]) => a !== undefined && b !== undefined && a !== b);
+    const degree = new Array(n).fill(0);
+    for (const [a, b] of links) { degree[a]++; degree[b]++; }
+    const parent = Array.from({ length: n }, (_, i) => i);
+    const find = (i) => { while (parent[i] !== i) { parent[i] = parent[parent[i]]; i = parent[i]; } return i; };
+    for (const [a, b] of links) parent[find(a)] = find(b);
+    const groups = new Map();
     for (let i = 0; i < n; i++) {
-      const r = 0.45 * Math.min(width, height) * Math.sqrt((i + 0.5) / n);
-      const a = i * 2.399963; // the golden angle spreads the start evenly
-      x[i] = width / 2 + r * Math.cos(a);
-      y[i] = height / 2 + r * Math.sin(a);
+      const r = find(i);
+      if (!groups.has(r)) groups.set(r, []);
+      groups.get(r).push(i);
     }
-    const links = edges.map((e) => [index.get(e.source), index.get(e.target)]).filter(([a, b]) => a !== undefined && b !== undefined && a !== b);
-    const k = Math.sqrt((width * height) / Math.max(n, 1)) * 0.8;
-    const dx = new Float64Array(n), dy = new Float64Array(n);
-    const rounds = 250;
+    const parts = [...groups.values()].sort((a, b) => b.length - a.length);
+    const x = new Float64Array(n), y = new Float64Array(n);
+    const radius = (i) => 5 + Math.min(degree[i], 12) * 0.6;
+    const labels = new Map();
+    const gap = 28;
+    let cx = gap, cy = gap, row = 0;
+    for (const members of parts) {
+      placePart(members, links, x, y, 46);
+      const named = members.reduce((best, i) => {
+        const rank = (j) => (nodes[j].kind === 'summary' ? 1000 : 0) + degree[j];
+        return rank(i) > rank(best) ? i : best;
+      }, members[0]);
+      if (labels.size < 60) {
+        const text = nodes[named].label;
+        labels.set(named, text.length > 28 ? `${text.slice(0, 27)}…` : text);
+      }
+      let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+      for (const i of members) {
+        const r = radius(i);
+        x0 = Math.min(x0, x[i] - r); x1 = Math.max(x1, x[i] + r); y0 = Math.min(y0, y[i] - r); y1 = Math.max(y1, y[i] + r);
+      }
+      if (labels.has(named)) x1 = Math.max(x1, x[named] + radius(named) + 4 + labels.get(named).length * 6.2);
+      const w = x1 - x0, hgt = y1 - y0;
+      if (cx + w > width - gap && cx > gap) { cx = gap; cy += row + gap; row = 0; }
+      for (const i of members) { x[i] += cx - x0; y[i] += cy - y0; }
+      cx += w + gap;
+      row = Math.max(row, hgt);
+    }
+    return { x, y, index, degree, radius, labels, height: cy + row + gap };
+  }
+
+  function placePart(members, links, x, y, k) {
+    const m = members.length;
+    const local = new Map(members.map((i, j) => [i, j]));
+    const own = links.filter(([a]) => local.has(a));
+    members.forEach((i, j) => {
+      const r = k * 0.5 * Math.sqrt(j + 0.5);
+      const a = j * 2.399963; // the golden angle spreads the start evenly
+      x[i] = r * Math.cos(a);
+      y[i] = r * Math.sin(a);
+    });
+    const dx = new Float64Array(m), dy = new Float64Array(m);
+    const rounds = m > 1 ? 200 : 0;
     for (let round = 0; round < rounds; round++) {
       dx.fill(0); dy.fill(0);
-      for (let i = 0; i < n; i++) {
-        for (let j = i + 1; j < n; j++) {
+      for (let p = 0; p < m; p++) {
+        for (let q = p + 1; q < m; q++) {
+          const i = members[p], j = members[q];
           let ddx = x[i] - x[j], ddy = y[i] - y[j];
           let d2 = ddx * ddx + ddy * ddy;
-          if (d2 < 0.01) { ddx = 0.1 * ((i % 3) - 1) + 0.05; ddy = 0.1; d2 = 0.02; }
+          if (d2 < 0.01) { ddx = 0.1; ddy = 0.1 * ((p % 3) - 1); d2 = 0.02; }
           const f = (k * k) / d2;
-          dx[i] += ddx * f; dy[i] += ddy * f; dx[j] -= ddx * f; dy[j] -= ddy * f;
+          dx[p] += ddx * f; dy[p] += ddy * f; dx[q] -= ddx * f; dy[q] -= ddy * f;
         }
       }
-      for (const [a, b] of links) {
+      for (const [a, b] of own) {
+        const p = local.get(a), q = local.get(b);
         const ddx = x[a] - x[b], ddy = y[a] - y[b];
-        const d = Math.sqrt(ddx * ddx + ddy * ddy) || 0.01;
-        const f = d / k;
-        dx[a] -= ddx * f; dy[a] -= ddy * f; dx[b] += ddx * f; dy[b] += ddy * f;
+        const f = Math.sqrt(ddx * ddx + ddy * ddy) / k;
+        dx[p] -= ddx * f; dy[p] -= ddy * f; dx[q] += ddx * f; dy[q] += ddy * f;
       }
-      const temp = (width / 8) * (1 - round / rounds) + 1;
-      for (let i = 0; i < n; i++) {
-        // A weak pull to the middle keeps separate components on the canvas.
-        dx[i] += (width / 2 - x[i]) * 0.02 * k / 10; dy[i] += (height / 2 - y[i]) * 0.02 * k / 10;
-        const len = Math.sqrt(dx[i] * dx[i] + dy[i] * dy[i]) || 1;
+      const temp = 2 * k * (1 - round / rounds) + 0.5;
+      members.forEach((i, p) => {
+        const len = Math.sqrt(dx[p] * dx[p] + dy[p] * dy[p]) || 1;
         const step = Math.min(len, temp);
-        x[i] += (dx[i] / len) * step; y[i] += (dy[i] / len) * step;
-      }
+        x[i] += (dx[p] / len) * step;
+        y[i] += (dy[p] / len) * step;
+      });
     }
-    return { x, y, index };
   }
 
   function drawGraph(g, around) {
-    const width = 1000, height = 700;
-    const { x, y, index } = layout(g.nodes, g.edges, width, height);
-    // Fit the drawing to the canvas with a margin.
-    let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
-    for (let i = 0; i < g.nodes.length; i++) {
-      minX = Math.min(minX, x[i]); maxX = Math.max(maxX, x[i]); minY = Math.min(minY, y[i]); maxY = Math.max(maxY, y[i]);
-    }
-    const pad = 60;
-    const scale = Math.min((width - 2 * pad) / Math.max(maxX - minX, 1), (height - 2 * pad) / Math.max(maxY - minY, 1), 3);
-    const px = (i) => pad + (x[i] - minX) * scale;
-    const py = (i) => pad + (y[i] - minY) * scale;
-    const degree = new Map();
-    for (const e of g.edges) for (const end of [e.source, e.target]) degree.set(end, (degree.get(end) || 0) + 1);
-    const labelled = new Set([...degree.entries()].sort((a, b) => b[1] - a[1]).slice(0, 20).map(([id]) => id));
-    if (around) labelled.add(g.nodes.find((n) => n.id === around || n.id.endsWith(around))?.id);
-    const svg = h('svg', { viewBox: `0 0 ${width} ${height}`, class: 'graph', role: 'img', 'aria-label': 'memory graph' },
-      h('defs', {}, h('marker', { id: 'arrow', viewBox: '0 0 10 10', refX: 16, refY: 5, markerWidth: 6, markerHeight: 6, orient: 'auto-start-reverse' },
+    const width = 1000;
+    const { x, y, index, degree, radius, labels, height } = layout(g.nodes, g.edges, width);
+    const svg = h('svg', { viewBox: `0 0 ${width} ${Math.max(height, 200)}`, class: 'graph', role: 'img', 'aria-label': 'memory graph' },
+      h('defs', {}, h('marker', { id: 'arrow', viewBox: '0 0 10 10', refX: 10, refY: 5, markerWidth: 5, markerHeight: 5, orient: 'auto-start-reverse' },
         h('path', { d: 'M 0 0 L 10 5 L 0 10 z', class: 'arrowhead' }))));
     const lines = h('g', {});
     for (const e of g.edges) {
       const a = index.get(e.source), b = index.get(e.target);
-      if (a === undefined || b === undefined) continue;
-      lines.append(h('line', { x1: px(a), y1: py(a), x2: px(b), y2: py(b), class: `edge edge-${e.type}`, 'marker-end': 'url(#arrow)' },
-        h('title', {}, `${e.type} ${num(e.weight)}: ${e.reason}`)));
+      if (a === undefined || b === undefined || a === b) continue;
+      // Stop at the target's rim so the arrowhead shows.
+      const len = Math.hypot(x[b] - x[a], y[b] - y[a]) || 1;
+      const back = (radius(b) + 1) / len;
+      lines.append(h('line', { x1: x[a], y1: y[a], x2: x[b] - (x[b] - x[a]) * back, y2: y[b] - (y[b] - y[a]) * back,
+        class: `edge edge-${e.type}`, 'marker-end': 'url(#arrow)' },
+      h('title', {}, `${e.type.replace('_', ' ')} ${num(e.weight)}: ${e.reason}`)));
     }
     const dots = h('g', {});
     g.nodes.forEach((node, i) => {
-      const r = 5 + Math.min(degree.get(node.id) || 0, 12) * 0.6;
+      const r = radius(i);
       const shape = node.kind === 'summary'
-        ? h('rect', { x: px(i) - r, y: py(i) - r, width: 2 * r, height: 2 * r, class: 'node summary-node' })
-        : h('circle', { cx: px(i), cy: py(i), r, class: `node ${nsClass(node.namespace || '')} ${node.id === around ? 'center' : ''}` });
+        ? h('rect', { x: x[i] - r, y: y[i] - r, width: 2 * r, height: 2 * r, class: 'node summary-node' })
+        : h('circle', { cx: x[i], cy: y[i], r, class: `node ${nsClass(node.namespace || '')}${node.id === around ? ' center' : ''}` });
       const item = h('g', { class: 'node-group', tabindex: 0 }, shape,
-        h('title', {}, `${node.label}${node.namespace ? ` [${node.namespace}, ${node.tier}]` : ''}`));
-      if (labelled.has(node.id)) {
-        const text = node.label.length > 32 ? `${node.label.slice(0, 31)}…` : node.label;
-        item.append(h('text', { x: px(i) + r + 3, y: py(i) + 4, class: 'node-label' }, text));
-      }
+        h('title', {}, `${node.label}${node.namespace ? ` [${node.namespace}, ${node.tier}]` : ''} · ${degree[i]} edges`));
+      if (labels.has(i)) item.append(h('text', { x: x[i] + r + 4, y: y[i] + 4, class: 'node-label' }, labels.get(i)));
       if (node.kind === 'memory') {
         const open = () => { location.hash = memoryHref(node.id); };
         item.addEventListener('click', open);
@@ -522,13 +557,13 @@
       show(h('p', {}, 'No consolidation runs yet (`subcog consolidate`).'));
       return;
     }
-    show(h('h1', {}, 'Consolidation runs'), runs.map(runCard));
+    show(h('h1', {}, 'Consolidation runs'), runs.map((r, i) => runCard(r, i === 0)));
   }
 
-  function runCard(r) {
+  function runCard(r, open) {
     const seconds = r.completed_at ? ((Date.parse(r.completed_at) - Date.parse(r.started_at)) / 1000).toFixed(1) : null;
     const ids = (list) => list.map((id) => h('a', { href: memoryHref(id), class: 'chip' }, `…${shortId(id)}`));
-    return h('details', { class: 'run' },
+    return h('details', { class: 'run', open },
       h('summary', {},
         h('b', {}, when(r.started_at)), ` ${r.scope} · ${r.trigger} · ${r.phase}${r.dry_run ? ' (dry run)' : ''}${seconds ? ` · ${seconds} s` : ''} — `,
         `${r.memories_processed} memories, ${r.clusters_found} clusters, ${r.summaries_created} summaries, ${r.supersessions_detected} supersessions, ${r.tier_transitions.length} tier changes, ${r.actions.length} actions, ${r.memories_changed} changed`,
@@ -562,7 +597,7 @@
     show(
       h('h1', {}, 'Tiers'),
       bars,
-      section('Over time', [h('p', { class: 'muted' }, t.method), history(t.history)]),
+      section('Over time', [h('p', { class: 'muted' }, t.method), historyChart(t.history)]),
       section('Latest tier changes', [t.recent.length ? h('table', {}, t.recent.map((r) => h('tr', {},
         h('td', {}, when(r.at)), h('td', {}, h('a', { href: memoryHref(r.memory_id) }, `…${shortId(r.memory_id)}`)),
         h('td', {}, tierBadge(r.from_tier), ' → ', tierBadge(r.to_tier)), h('td', {}, r.reason)))) : h('p', { class: 'muted' }, 'None recorded.')]));
@@ -571,7 +606,7 @@
   }
 
   // Stacked columns, one per run (and now), tiers bottom to top.
-  function history(points) {
+  function historyChart(points) {
     const width = 1000, height = 260, pad = 40;
     const max = Math.max(1, ...points.map((p) => TIERS.reduce((s, k) => s + (p.counts[k] || 0), 0)));
     const col = (width - 2 * pad) / points.length;
@@ -583,10 +618,10 @@
         const hgt = ((height - pad) * n) / max;
         top -= hgt;
         svg.append(h('rect', { x: pad + i * col + col * 0.15, y: top, width: col * 0.7, height: hgt, class: `tier-${k}` },
-          h('title', {}, `${p.run_id === 'now' ? 'now' : when(p.at)}: ${k} ${n}`)));
+          h('title', {}, `${p.label}: ${k} ${n}`)));
       }
       if (points.length <= 12 || i % Math.ceil(points.length / 12) === 0 || i === points.length - 1) {
-        svg.append(h('text', { x: pad + i * col + col / 2, y: height + 18, class: 'axis', 'text-anchor': 'middle' }, p.run_id === 'now' ? 'now' : day(p.at)));
+        svg.append(h('text', { x: pad + i * col + col / 2, y: height + 18, class: 'axis', 'text-anchor': 'middle' }, p.label));
       }
     });
     svg.append(h('text', { x: 4, y: pad - 8, class: 'axis' }, `${max}`));
