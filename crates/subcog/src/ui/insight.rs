@@ -179,11 +179,10 @@ async fn tiers(State(ui): State<Ui>) -> ApiResult {
             }
         }
         points.push((s.clock().now(), String::new(), "now".into()));
+        let rewound = TierHistory::new(&live, &transitions);
         let history: Vec<Value> = points
             .iter()
-            .map(|(at, run, label)| {
-                json!({"at": at, "run_id": run, "label": label, "counts": tiers_at(&live, &transitions, *at)})
-            })
+            .map(|(at, run, label)| json!({"at": at, "run_id": run, "label": label, "counts": rewound.at(*at)}))
             .collect();
         Ok(json!({
             "distribution": Tier::ALL.iter().map(|t| (t.as_str(), status.by_tier.get(t.as_str()).copied().unwrap_or(0))).collect::<BTreeMap<_, _>>(),
@@ -195,28 +194,55 @@ async fn tiers(State(ui): State<Ui>) -> ApiResult {
     .await
 }
 
-/// How many of `live` were in each tier at `at`: a memory's tier then is the one it left
-/// in its first transition after `at`, or its tier today when it has none since.
-fn tiers_at(live: &[Memory], transitions: &[RecordedTransition], at: DateTime<Utc>) -> BTreeMap<&'static str, u64> {
-    let mut first_after: HashMap<&str, &RecordedTransition> = HashMap::new();
-    for t in transitions.iter().filter(|t| t.at > at) {
-        first_after
-            .entry(t.transition.memory_id.as_str())
-            .and_modify(|e| {
-                if t.at < e.at {
-                    *e = t;
+/// Each live memory's tier today, capture time and recorded changes (oldest first), for
+/// [`TierHistory::at`].
+struct TierHistory {
+    memories: Vec<MemoryTiers>,
+}
+
+/// One memory's part of [`TierHistory`].
+struct MemoryTiers {
+    created: DateTime<Utc>,
+    today: Tier,
+    /// When it changed tier, and the tier it left.
+    changes: Vec<(DateTime<Utc>, Tier)>,
+}
+
+impl TierHistory {
+    fn new(live: &[Memory], transitions: &[RecordedTransition]) -> Self {
+        let mut changes: HashMap<&str, Vec<(DateTime<Utc>, Tier)>> = HashMap::new();
+        for t in transitions {
+            changes
+                .entry(t.transition.memory_id.as_str())
+                .or_default()
+                .push((t.at, t.transition.from_tier));
+        }
+        let memories = live
+            .iter()
+            .map(|m| {
+                let mut own = changes.remove(m.id.to_string().as_str()).unwrap_or_default();
+                own.sort_by_key(|(at, _)| *at);
+                MemoryTiers {
+                    created: m.created_at,
+                    today: m.tier,
+                    changes: own,
                 }
             })
-            .or_insert(t);
+            .collect();
+        TierHistory { memories }
     }
-    let mut counts: BTreeMap<&'static str, u64> = Tier::ALL.iter().map(|t| (t.as_str(), 0)).collect();
-    for m in live.iter().filter(|m| m.created_at <= at) {
-        let tier = first_after
-            .get(m.id.to_string().as_str())
-            .map_or(m.tier, |t| t.transition.from_tier);
-        *counts.entry(tier.as_str()).or_default() += 1;
+
+    /// How many were in each tier at `at`: a memory's tier then is the one it left in its
+    /// first change after `at`, or its tier today when it has not changed since.
+    fn at(&self, at: DateTime<Utc>) -> BTreeMap<&'static str, u64> {
+        let mut counts: BTreeMap<&'static str, u64> = Tier::ALL.iter().map(|t| (t.as_str(), 0)).collect();
+        for m in self.memories.iter().filter(|m| m.created <= at) {
+            let next = m.changes.partition_point(|(when, _)| *when <= at);
+            let tier = m.changes.get(next).map_or(m.today, |(_, from)| *from);
+            *counts.entry(tier.as_str()).or_default() += 1;
+        }
+        counts
     }
-    counts
 }
 
 #[cfg(test)]
@@ -257,7 +283,8 @@ mod tests {
             transition(&b, Tier::Hot, Tier::Archived, t0 + day * 2),
         ];
         let live = vec![a, b, late];
-        let at = |d: i32| tiers_at(&live, &ts, t0 + day * d);
+        let history = TierHistory::new(&live, &ts);
+        let at = |d: i32| history.at(t0 + day * d);
         assert_eq!(at(0)["hot"], 2);
         assert_eq!((at(1)["hot"], at(1)["warm"]), (1, 1));
         assert_eq!((at(2)["cold"], at(2)["archived"], at(2)["hot"]), (1, 1, 0));
