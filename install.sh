@@ -5,14 +5,16 @@
 # recall by meaning works offline: one capture and one recall with no word in common, in a
 # scratch project that is removed afterwards. Your memories are not touched.
 #
-#   ./install.sh              the default build (SQLite, the embedding model)
+#   ./install.sh              SQLite, the embedding model, trace export over OTLP
+#                             (feature `otlp`: off until OTEL_EXPORTER_OTLP_ENDPOINT is set;
+#                             docs/OBSERVABILITY.md)
 #   ./install.sh --postgres   also the PostgreSQL backend (docs/POSTGRES.md)
 set -euo pipefail
 cd "$(dirname "$0")"
-features=()
+features=(--features otlp)
 for arg in "$@"; do
   case "$arg" in
-    --postgres) features=(--features postgres) ;;
+    --postgres) features=(--features otlp,postgres) ;;
     *) echo "usage: $0 [--postgres]" >&2; exit 2 ;;
   esac
 done

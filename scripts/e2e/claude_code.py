@@ -130,6 +130,16 @@ def main():
     check("<subcog-recall" in body and "PostgreSQL for primary storage" in body.split("<subcog-recall", 1)[1],
           "'which database did we pick?' brings the PostgreSQL decision into the request", body[-3000:])
 
+    # 1b. `subcog explain` knows which real session the decision reached, and how.
+    listed = json.loads(subcog("list", "--json", "-n", "decisions"))
+    pg = next(m for m in listed if "PostgreSQL for primary storage" in m["content"])
+    why = json.loads(subcog("explain", pg["id"], "--json"))
+    vias = {i["via"] for i in why["injections"]}
+    check(why["injected_count"] >= 2 and {"SessionStart", "UserPromptSubmit"} <= vias
+          and any(i.get("session") == sid for i in why["injections"]),
+          "subcog explain shows the decision injected at SessionStart and for the prompt, in Claude Code's session",
+          json.dumps(why["injections"])[:2000])
+
     # 2. Small talk gets nothing.
     _, _, reqs = claude("thanks!")
     check("<subcog-recall" not in text_of(model_requests(reqs)[0]), "small talk ('thanks!') gets no recall")

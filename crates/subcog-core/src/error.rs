@@ -51,6 +51,9 @@ pub enum Error {
     /// Reading or writing git notes failed.
     #[error(transparent)]
     Notes(#[from] crate::notes::NotesError),
+    /// The activity log (`activity.db`) could not be read or written.
+    #[error(transparent)]
+    Activity(#[from] crate::activity::ActivityError),
     /// The operation needs a git repository and the scope has none.
     #[error("{what} needs a git repository: {hint}")]
     NoRepository {

@@ -5,6 +5,7 @@
 //! prints, reads stdin, exits or reads the user's environment: the `subcog` binary does
 //! that and passes configuration and paths in. See `docs/ARCHITECTURE.md` for the map.
 
+pub mod activity;
 pub mod bm25;
 pub mod capture;
 pub mod clock;
@@ -14,17 +15,20 @@ pub mod content;
 pub mod context;
 pub mod conversation;
 pub mod copy;
+pub mod doctor;
 pub mod embed;
 pub mod entities;
 pub mod error;
 pub mod eval;
 pub mod events;
+pub mod explain;
 pub mod heal;
 pub mod hooks;
 pub(crate) mod journal;
 pub mod llm;
 pub mod location;
 pub mod manage;
+pub mod metrics;
 pub mod model;
 pub mod notes;
 pub mod persist;

@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use serde::Serialize;
 
 use crate::config::RetrievalMode;
-use crate::error::{Result, ValidationError};
+use crate::error::{Error, Result, ValidationError};
 use crate::model::{Memory, MemoryId, SearchHit};
 use crate::search::query_terms;
 use crate::service::{ScopeKind, Subcog};
@@ -198,9 +198,44 @@ impl Subcog {
         self.search(query, &mut || vector.map(|(m, v)| (m.clone(), v.to_vec())))
     }
 
+    /// The search, counted in the metrics; what a recall that touches returns is recorded
+    /// in the activity log (for `subcog explain`).
+    fn search(
+        &self,
+        query: &RecallQuery,
+        vector: &mut dyn FnMut() -> Option<(crate::embed::EmbeddingModel, Vec<f32>)>,
+    ) -> Result<RecallResult> {
+        let result = self.search_ranked(query, vector);
+        match &result {
+            Err(Error::Validation(_)) => {}
+            Err(_) => crate::metrics::global().failure("recall.search"),
+            Ok(r) if !query.no_touch && !r.results.is_empty() => {
+                let at = self.clock.now();
+                let records: Vec<crate::activity::ActivityRecord> = r
+                    .results
+                    .iter()
+                    .enumerate()
+                    .map(|(i, h)| crate::activity::ActivityRecord {
+                        memory_id: h.memory.id.to_string(),
+                        kind: crate::activity::ActivityKind::Recalled,
+                        at,
+                        via: "recall".into(),
+                        session: None,
+                        query: Some(query.query.clone()),
+                        rank: i + 1,
+                        score: h.score,
+                    })
+                    .collect();
+                self.record_activity(&records);
+            }
+            Ok(_) => {}
+        }
+        result
+    }
+
     /// The search itself; `vector` is asked for the query vector once the keyword and time
     /// channels are done.
-    fn search(
+    fn search_ranked(
         &self,
         query: &RecallQuery,
         vector: &mut dyn FnMut() -> Option<(crate::embed::EmbeddingModel, Vec<f32>)>,
@@ -386,6 +421,7 @@ impl Subcog {
         span.record("result_count", results.len());
 
         if !query.no_touch && !results.is_empty() {
+            let _s = tracing::info_span!("recall.increment_activation", count = results.len()).entered();
             let now = self.clock.now();
             for (kind, store) in &stores {
                 let ids: Vec<MemoryId> = results

@@ -77,6 +77,8 @@ pub struct Subcog {
     /// Vectors computed to screen arriving text, kept (by content hash) until the index
     /// stores them, so a sync or a completion embeds each arrival once.
     pub(crate) screened: std::sync::Mutex<std::collections::HashMap<String, Vec<f32>>>,
+    /// Injections and recalls on this machine (`activity.db`).
+    activity: crate::activity::ActivityLog,
 }
 
 impl std::fmt::Debug for Subcog {
@@ -97,6 +99,7 @@ impl Subcog {
             scope(ScopeKind::Project, &location.project_db),
             scope(ScopeKind::User, &location.user_db),
         ];
+        let activity = crate::activity::ActivityLog::new(&location.data_dir);
         Subcog {
             config,
             location,
@@ -108,6 +111,7 @@ impl Subcog {
             keys: None,
             notices: std::sync::Mutex::new(Vec::new()),
             screened: std::sync::Mutex::new(std::collections::HashMap::new()),
+            activity,
         }
     }
 
@@ -409,6 +413,19 @@ impl Subcog {
             }
         }
         Ok(out)
+    }
+
+    /// Injections and recalls on this machine, and the rolling metrics summary.
+    pub fn activity(&self) -> &crate::activity::ActivityLog {
+        &self.activity
+    }
+
+    /// Records what happened to memories; a failure is logged, never returned (the
+    /// activity log only explains, it must not fail a recall or a hook).
+    pub(crate) fn record_activity(&self, records: &[crate::activity::ActivityRecord]) {
+        if let Err(e) = self.activity.record(records) {
+            tracing::warn!(error = %e, "could not record activity");
+        }
     }
 
     /// The database path of a scope.

@@ -65,6 +65,9 @@ pub enum Command {
     Recall(commands::recall::RecallArgs),
     /// Show one memory with every field
     Get(commands::get::GetArgs),
+    /// Why a memory is where it is (retention, tiers, supersession, activity), or why a query
+    /// did or did not return it
+    Explain(commands::explain::ExplainArgs),
     /// List memories, newest first
     List(commands::list::ListArgs),
     /// Change a memory's content, summary, namespace, tags or status
@@ -73,6 +76,11 @@ pub enum Command {
     Delete(commands::delete::DeleteArgs),
     /// Counts by namespace, tier, domain and status; where the data lives
     Status(commands::status::StatusArgs),
+    /// Check that subcog works here (storage, notes, model, LLM, Claude Code, disk,
+    /// permissions), with a fix for each problem
+    Doctor(commands::doctor::DoctorArgs),
+    /// Operations run on this machine: counts, failures, durations, LLM tokens and cost
+    Metrics(commands::metrics::MetricsArgs),
     /// Consolidate: tiers, clusters, summaries, supersession, graph (offline, or with an LLM)
     Consolidate(commands::consolidate::ConsolidateArgs),
     /// LLM providers for consolidation (check connectivity, latency, model)

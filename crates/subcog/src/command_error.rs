@@ -97,7 +97,7 @@ impl From<Error> for CommandError {
             Error::NoRepository { .. } | Error::NoRemote { .. } | Error::Disabled { .. } | Error::Llm(_) => {
                 ErrorKind::User
             }
-            Error::Store(_) | Error::Io { .. } | Error::Notes(_) => ErrorKind::Internal,
+            Error::Store(_) | Error::Io { .. } | Error::Notes(_) | Error::Activity(_) => ErrorKind::Internal,
         };
         CommandError { kind, error: e.into() }
     }

@@ -6,15 +6,17 @@ mod cli;
 mod command_error;
 mod commands;
 mod mcp;
+#[cfg(feature = "otlp")]
+mod otlp;
 mod output;
 mod progress;
+mod telemetry;
 mod ui;
 #[cfg(unix)]
 mod warm;
 
 use clap::Parser;
 use std::process::ExitCode;
-use tracing_subscriber::EnvFilter;
 
 use crate::cli::{Cli, ColorWhen};
 
@@ -26,12 +28,23 @@ fn main() -> ExitCode {
         ColorWhen::Never => anstream::ColorChoice::Never.write_global(),
         ColorWhen::Auto => {}
     }
-    init_logging(cli.global.verbose, cli.global.quiet);
     output::set_quiet(cli.global.quiet);
+    let app = app::App::new(cli.global.clone());
+    let process = match &cli.command {
+        cli::Command::Hook(_) | cli::Command::Mcp(_) | cli::Command::Daemon(_) => telemetry::Process::Background,
+        _ => telemetry::Process::Command,
+    };
+    let _telemetry = telemetry::init(
+        &telemetry_settings(app.as_ref().ok()),
+        process,
+        cli.global.verbose,
+        cli.global.quiet,
+    );
     if let cli::Command::Hook(args) = cli.command {
+        // The hook builds its own App: it must answer even when this one failed.
         return commands::hook::run(cli.global, args);
     }
-    let result = app::App::new(cli.global.clone()).and_then(|app| {
+    let result = app.and_then(|app| {
         #[cfg(unix)]
         let command = match warm_forward(&app, cli.command) {
             Forwarded::Done(0) => return Ok(()),
@@ -121,37 +134,16 @@ fn pin_embedding_threads() {
     }
 }
 
-/// Logs go to stderr only: stdout carries data (and, for hooks, the agent's JSON).
-fn init_logging(verbose: u8, quiet: bool) {
-    let default = match (quiet, verbose) {
-        (true, _) => "error",
-        // rmcp logs every error it answers a client with; those are the client's business.
-        (_, 0) => "warn,rmcp=error",
-        (_, 1) => "info",
-        (_, 2) => "debug",
-        _ => "trace",
-    };
-    let filter = std::env::var("SUBCOG_LOG")
-        .ok()
-        .and_then(|v| EnvFilter::try_new(v).ok())
-        .unwrap_or_else(|| EnvFilter::new(default));
-    // SUBCOG_LOG_SPANS=1 logs each span's time as it closes (where a command's time goes).
-    let spans = std::env::var_os("SUBCOG_LOG_SPANS").is_some_and(|v| !v.is_empty() && v != "0");
-    let builder = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        // Colour only on a terminal: a hook's stderr lands in Claude Code's debug log, where
-        // escape sequences are noise.
-        .with_ansi(
-            std::io::IsTerminal::is_terminal(&std::io::stderr())
-                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
-        )
-        .with_target(false);
-    let _ = if spans {
-        builder
-            .with_span_events(tracing_subscriber::fmt::format::FmtSpan::CLOSE)
-            .try_init()
-    } else {
-        builder.without_time().try_init()
-    };
+/// What the telemetry needs from the config and the environment; defaults when the
+/// config could not be loaded (the command reports that error itself).
+fn telemetry_settings(app: Option<&app::App>) -> telemetry::Settings {
+    let var = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
+    telemetry::Settings {
+        config: app.map(|a| a.loaded.config.telemetry.clone()).unwrap_or_default(),
+        data_dir: app.and_then(|a| a.data_dir().ok()),
+        filter: var("SUBCOG_LOG"),
+        otlp_endpoint: var("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT").or_else(|| var("OTEL_EXPORTER_OTLP_ENDPOINT")),
+        otlp_protocol: var("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL").or_else(|| var("OTEL_EXPORTER_OTLP_PROTOCOL")),
+        service_name: var("OTEL_SERVICE_NAME"),
+    }
 }

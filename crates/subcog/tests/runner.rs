@@ -13,6 +13,9 @@ mod test_llm;
 mod test_manage;
 mod test_mcp;
 mod test_notes;
+mod test_observe;
+#[cfg(feature = "otlp")]
+mod test_otlp;
 #[cfg(feature = "postgres")]
 mod test_postgres;
 mod test_semantic;

@@ -363,7 +363,9 @@ fn an_untrusted_or_stale_socket_is_never_used() {
     assert_eq!(run.code, 0);
     assert_eq!(last_pid(&log), u64::from(pid), "another build answers itself");
     assert!(context(&run.json()).contains("PostgreSQL"));
-    assert!(run.stderr.contains("another build"), "{}", run.stderr);
+    // A hook's debug lines go to the data directory's log file, not to Claude Code.
+    let file = std::fs::read_to_string(env.data.join("logs/subcog.log")).unwrap_or_default();
+    assert!(file.contains("another build"), "{file}");
 }
 
 /// `subcog daemon` in the background, as the hooks start it.
@@ -439,7 +441,8 @@ fn a_running_mcp_server_answers_hooks_with_its_own_model() {
     assert_ne!(answered_by, u64::from(pid), "not answered in the hook's own process");
     assert_eq!(answered_by, u64::from(mcp.0.id()), "answered by subcog mcp");
     assert!(context(&answer).contains("PostgreSQL"), "{answer}");
-    let text = std::fs::read_to_string(&stderr).unwrap_or_default();
+    // The MCP server logs to the data directory's file (its stderr gets warnings only).
+    let text = std::fs::read_to_string(env.data.join("logs/subcog.log")).unwrap_or_default();
     assert!(
         text.contains("the serving process's model"),
         "the warm path used the MCP service's model, not a second copy:\n{text}"

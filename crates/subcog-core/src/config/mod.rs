@@ -47,6 +47,8 @@ pub struct Config {
     pub mcp: McpConfig,
     /// The warm process that serves hooks and reads (`subcog daemon`).
     pub daemon: DaemonConfig,
+    /// Logs, metrics and trace export.
+    pub telemetry: TelemetryConfig,
 }
 
 /// `[storage]`
@@ -692,6 +694,39 @@ impl Default for DaemonConfig {
         DaemonConfig {
             enabled: true,
             idle_timeout_secs: 900,
+        }
+    }
+}
+
+/// `[telemetry]`: where logs go and in what form, and where traces are exported.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct TelemetryConfig {
+    /// `text` or `json` (one object per line).
+    pub log_format: String,
+    /// Hooks, the MCP server and the daemon log to `<data dir>/logs/subcog.log` instead of
+    /// stderr (Claude Code shows a hook's stderr only in its debug log).
+    pub log_file: bool,
+    /// The log file is rotated past this size, in bytes.
+    pub log_max_bytes: u64,
+    /// Rotated log files kept.
+    pub log_keep: u32,
+    /// OTLP endpoint for traces (`http://127.0.0.1:4318`); empty: `OTEL_EXPORTER_OTLP_ENDPOINT`,
+    /// else no export. Needs a build with the `otlp` feature.
+    pub otlp_endpoint: String,
+    /// `http/protobuf` (the default) or `http/json`; `OTEL_EXPORTER_OTLP_PROTOCOL` wins.
+    pub otlp_protocol: String,
+}
+
+impl Default for TelemetryConfig {
+    fn default() -> Self {
+        TelemetryConfig {
+            log_format: "text".into(),
+            log_file: true,
+            log_max_bytes: 5 * 1024 * 1024,
+            log_keep: 3,
+            otlp_endpoint: String::new(),
+            otlp_protocol: "http/protobuf".into(),
         }
     }
 }

@@ -37,6 +37,7 @@ pub fn cluster(
     if n < 2 || n != ids.len() {
         return (Vec::new(), Vec::new());
     }
+    let distances = tracing::info_span!("clustering.compute_distances", memories = n).entered();
     let mut condensed = Vec::with_capacity(n * (n - 1) / 2);
     let mut pairs = Vec::new();
     for i in 0..n {
@@ -49,6 +50,8 @@ pub fn cluster(
             condensed.push((1.0 - sim).max(0.0));
         }
     }
+    drop(distances);
+    let _execute = tracing::info_span!("clustering.execute", memories = n).entered();
     let dendrogram = linkage(&mut condensed, n, Method::Average);
     let cut = 1.0 - threshold;
     // children[k] = the two clusters merged at step k (label n + k).

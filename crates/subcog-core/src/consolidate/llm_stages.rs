@@ -98,7 +98,10 @@ pub fn judge_pairs(
     run: &mut LlmRun,
 ) -> Vec<Option<Judged>> {
     let stop = AtomicBool::new(false);
+    // Workers are other threads: each call's span is tied to the stage's span by hand.
+    let parent = tracing::Span::current();
     let results = parallel(pairs, workers, &stop, &|&(newer, older)| {
+        let _span = tracing::info_span!(parent: &parent, "llm.detect_supersession").entered();
         let req = prompts::supersession(&prompt_memory(ms[newer]), &prompt_memory(ms[older]));
         let out = chain.complete(&req);
         if matches!(out, Err(LlmError::Budget(_))) {
@@ -163,7 +166,9 @@ pub fn summarize(
     run: &mut LlmRun,
 ) -> Vec<Option<Written>> {
     let stop = AtomicBool::new(false);
+    let parent = tracing::Span::current();
     let results = parallel(clusters, workers, &stop, &|members: &Vec<&Memory>| {
+        let _span = tracing::info_span!(parent: &parent, "llm.summarize", members = members.len()).entered();
         let shown: Vec<PromptMemory<'_>> = members.iter().map(|m| prompt_memory(m)).collect();
         let out = chain.complete(&prompts::summary(&shown, max_tokens));
         if matches!(out, Err(LlmError::Budget(_))) {

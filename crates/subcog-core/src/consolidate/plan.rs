@@ -167,7 +167,7 @@ impl Subcog {
         lap("cluster", &mut stage_ms);
 
         // 4 before 3: summaries name the superseded facts, so supersession comes first.
-        let span = tracing::info_span!("consolidation.supersede").entered();
+        let span = tracing::info_span!("consolidation.supersession").entered();
         let sim = |i: usize, j: usize| match (vec_of[i], vec_of[j]) {
             (Some(a), Some(b)) => dot(a, b),
             _ => super::terms::jaccard(&terms[i], &terms[j]),
@@ -440,6 +440,7 @@ impl Subcog {
         }
         let mut enrichment: Vec<Memory> = Vec::new();
         let mut transitions: Vec<TierTransition> = Vec::new();
+        let compute = tracing::info_span!("retention.compute", memories = ms.len()).entered();
         for (i, m) in ms.iter().enumerate() {
             progress(Phase::Tier, i, ms.len());
             let kind = superseded
@@ -502,6 +503,7 @@ impl Subcog {
                 enrichment.push(next);
             }
         }
+        drop(compute);
         drop(span);
         lap("tier", &mut stage_ms);
 

@@ -367,6 +367,7 @@ impl Subcog {
         budget: usize,
         max: usize,
     ) -> summaries::SummaryBlock {
+        let _span = tracing::info_span!("session.select_summaries", summaries = all.len()).entered();
         let ids: HashSet<String> = included.iter().map(|i| i.id.clone()).collect();
         let namespaces: HashSet<&str> = included.iter().map(|i| i.namespace.as_str()).collect();
         let activations: HashMap<String, u64> = candidates

@@ -240,12 +240,45 @@ impl Subcog {
     /// already surfaced).
     pub fn hook(&self, event: HookEvent, input: &HookInput, state_dir: &Path) -> Result<HookReport> {
         let _span = tracing::info_span!("hooks.handle", event = event.name()).entered();
-        match event {
+        let report = match event {
             HookEvent::SessionStart => self.hook_session_start(input, state_dir),
             HookEvent::UserPromptSubmit => self.hook_prompt(input, state_dir),
             HookEvent::PostToolUse => self.hook_tool(input, state_dir),
             HookEvent::PreCompact | HookEvent::Stop | HookEvent::SessionEnd => self.hook_transcript(input, state_dir),
+        };
+        match &report {
+            Ok(report) => self.record_injections(event, input, report),
+            Err(_) => crate::metrics::global().failure("hooks.handle"),
         }
+        report
+    }
+
+    /// Records each memory a hook put into the session (for `subcog explain`).
+    fn record_injections(&self, event: HookEvent, input: &HookInput, report: &HookReport) {
+        if report.injected.is_empty() {
+            return;
+        }
+        let at = self.clock.now();
+        let query = match event {
+            HookEvent::UserPromptSubmit => input.prompt.clone(),
+            _ => None,
+        };
+        let records: Vec<crate::activity::ActivityRecord> = report
+            .injected
+            .iter()
+            .enumerate()
+            .map(|(i, m)| crate::activity::ActivityRecord {
+                memory_id: m.id.clone(),
+                kind: crate::activity::ActivityKind::Injected,
+                at,
+                via: event.name().to_string(),
+                session: input.session_id.clone(),
+                query: query.clone(),
+                rank: i + 1,
+                score: m.score,
+            })
+            .collect();
+        self.record_activity(&records);
     }
 
     /// The session context, once per conversation: in full at startup, after `/clear` and
@@ -286,10 +319,13 @@ impl Subcog {
                 report.tokens = tokens::count(&report.context);
             }
             _ => {
-                let merged = summaries::inject(
-                    input.existing_context.as_deref().unwrap_or(""),
-                    &[&ctx.context_block, &ctx.summary_block],
-                );
+                let merged = {
+                    let _s = tracing::info_span!("session.inject_summaries").entered();
+                    summaries::inject(
+                        input.existing_context.as_deref().unwrap_or(""),
+                        &[&ctx.context_block, &ctx.summary_block],
+                    )
+                };
                 report.injected = ctx
                     .included
                     .iter()

@@ -181,6 +181,7 @@ impl LlmClient for Resilient {
                 Err(e) => {
                     self.breaker.failure();
                     if !e.retryable() || attempt >= self.retry.max_retries {
+                        crate::metrics::global().failure("llm.complete");
                         return Err(e);
                     }
                     let backoff = self.retry.base.mul_f64(2f64.powi(attempt as i32) * (0.5 + jitter()));

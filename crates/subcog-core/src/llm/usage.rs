@@ -158,6 +158,7 @@ impl UsageTracker {
     /// Records a completed call.
     pub fn record(&self, resp: &ChatResponse, now: DateTime<Utc>) {
         let cost = self.cost(&resp.model, resp.input_tokens, resp.output_tokens);
+        crate::metrics::global().llm(resp.input_tokens, resp.output_tokens, cost);
         if let Ok(mut r) = self.report.lock() {
             r.calls += 1;
             r.input_tokens += resp.input_tokens;

@@ -7,8 +7,10 @@ pub mod consolidate;
 pub mod context;
 pub mod daemon;
 pub mod delete;
+pub mod doctor;
 pub mod edges;
 pub mod eval;
+pub mod explain;
 pub mod export;
 pub mod get;
 pub mod hook;
@@ -17,6 +19,7 @@ pub mod init;
 pub mod list;
 pub mod llm;
 pub mod mcp;
+pub mod metrics;
 pub mod migrate;
 pub mod model;
 pub mod recall;
@@ -54,10 +57,13 @@ fn run_command(app: &App, command: Command) -> CommandResult {
         Command::Capture(args) => capture::run(app, args),
         Command::Recall(args) => recall::run(app, args),
         Command::Get(args) => get::run(app, args),
+        Command::Explain(args) => explain::run(app, args),
         Command::List(args) => list::run(app, args),
         Command::Update(args) => update::run(app, args),
         Command::Delete(args) => delete::run(app, args),
         Command::Status(args) => status::run(app, args),
+        Command::Doctor(args) => doctor::run(app, args),
+        Command::Metrics(args) => metrics::run(app, args),
         Command::Model(args) => model::run(app, args),
         Command::Eval(args) => eval::run(app, args),
         Command::Reindex(args) => reindex::run(app, args),

@@ -1,4 +1,5 @@
-//! Streamable HTTP for the MCP server: `/mcp` behind a bearer token, `/health` open.
+//! Streamable HTTP for the MCP server: `/mcp` and `/metrics` (Prometheus) behind a bearer
+//! token, `/health` open.
 //!
 //! Without a token the server only binds loopback addresses; with one, every `/mcp`
 //! request must carry `Authorization: Bearer <token>`. Bodies over `mcp.max_request_bytes`
@@ -43,6 +44,7 @@ pub fn check_bind(addr: SocketAddr, token: &str) -> Result<(), CommandError> {
 /// Serves until `stop` is cancelled.
 pub async fn serve(server: Server, addr: SocketAddr, stop: CancellationToken) -> Result<(), CommandError> {
     let config = server.shared.subcog.config().mcp.clone();
+    let subcog = server.shared.subcog.clone();
     check_bind(addr, &config.token)?;
     let listener = tokio::net::TcpListener::bind(addr)
         .await
@@ -70,6 +72,7 @@ pub async fn serve(server: Server, addr: SocketAddr, stop: CancellationToken) ->
     }
     let app = Router::new()
         .nest_service("/mcp", service)
+        .route("/metrics", get(move || prometheus(subcog.clone())))
         .layer(middleware::from_fn_with_state(auth, require_token))
         .route("/health", get(health))
         .layer(middleware::map_response(close_after_refusal));
@@ -79,6 +82,32 @@ pub async fn serve(server: Server, addr: SocketAddr, stop: CancellationToken) ->
         .with_graceful_shutdown(stop.cancelled_owned())
         .await
         .map_err(|e| CommandError::internal(anyhow::anyhow!("HTTP server failed: {e}")))
+}
+
+/// Prometheus' text format: this process's metrics and the live tier distribution.
+async fn prometheus(subcog: Arc<subcog_core::Subcog>) -> Response {
+    let tiers = tokio::task::spawn_blocking(move || {
+        let mut tiers = std::collections::BTreeMap::new();
+        for (_, store) in subcog.existing_stores().unwrap_or_default() {
+            if let Ok(counts) = store.tier_counts(subcog_core::model::Status::Active) {
+                for (tier, n) in counts {
+                    *tiers.entry(tier).or_insert(0) += n;
+                }
+            }
+        }
+        tiers
+    })
+    .await
+    .unwrap_or_default();
+    let text = crate::telemetry::prometheus(&subcog_core::metrics::global().snapshot(), &tiers);
+    (
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("text/plain; version=0.0.4; charset=utf-8"),
+        )],
+        text,
+    )
+        .into_response()
 }
 
 async fn health() -> Response {
