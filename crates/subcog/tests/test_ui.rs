@@ -326,13 +326,17 @@ fn ui_search_explains_and_edits_are_seen_by_the_cli() {
     );
     assert_eq!(viewer.get("/api/search?q=x&tier=scorching").status, 400);
 
-    // The memory's page: every field.
-    let page = viewer.get(&format!("/api/memories/{pg}")).ok();
+    // The memory, and its page: `subcog explain` with links labelled.
+    let memory = viewer.get(&format!("/api/memories/{pg}")).ok();
     assert_eq!(
-        page["memory"]["content"],
+        memory["content"],
         "We chose PostgreSQL over MySQL for the orders service"
     );
+    let page = viewer.get(&format!("/api/memories/{pg}/explain")).ok();
+    assert_eq!(page["memory"], memory);
     assert_eq!(page["scope"], "project");
+    assert!(page["retention"]["now"]["overall"].as_f64().is_some(), "{page}");
+    assert_eq!(page["recalled_count"], 0, "the viewer's searches are not recalls");
 
     // An edit goes through `update`: the CLI sees it, a secret is redacted on the way.
     let edit = serde_json::json!({
@@ -401,6 +405,7 @@ fn ui_deletes_follow_the_cli_rules() {
         .ok();
     env.run(&["get", &hard, "--json"]).fails_with(1);
     assert_eq!(viewer.get(&format!("/api/memories/{hard}")).status, 404);
+    assert_eq!(viewer.get(&format!("/api/memories/{hard}/explain")).status, 404);
     assert_eq!(viewer.get("/api/memories/not-an-id").status, 400);
 
     // Browsing: deleted ones only when asked for.
@@ -524,10 +529,20 @@ fn ui_shows_the_graph_runs_and_tiers_of_a_consolidated_store() {
         .and_then(|m| m["id"].as_str())
         .expect("a superseded memory")
         .to_string();
-    let page = viewer.get(&format!("/api/memories/{old}")).ok();
+    let page = viewer.get(&format!("/api/memories/{old}/explain")).ok();
     let newer = page["superseded_by"]["memory"]["id"].as_str().expect("replacement");
     assert!(page["superseded_by"]["record"]["reason"].is_string(), "{page}");
-    let newer_page = viewer.get(&format!("/api/memories/{newer}")).ok();
+    assert!(
+        page["tier_history"].as_array().is_some_and(|t| !t.is_empty()),
+        "the run moved it: {page}"
+    );
+    assert!(
+        page["edges"]
+            .as_array()
+            .is_some_and(|e| e.iter().any(|x| x["type"] == "supersedes" && x["other"]["id"] == newer)),
+        "{page}"
+    );
+    let newer_page = viewer.get(&format!("/api/memories/{newer}/explain")).ok();
     assert!(
         newer_page["supersedes"]
             .as_array()

@@ -1,5 +1,6 @@
 //! The API of the viewer's everyday screens: the overview, search with explanations,
-//! browsing by namespace, tier, status and time, a memory's page, edit and delete.
+//! browsing by namespace, tier, status and time, a memory's page (`Subcog::explain`),
+//! edit and delete.
 //!
 //! Edits and deletes call what `subcog update` and `subcog delete` call, with the same
 //! checks (nothing to change is refused, a hard delete needs `yes`), so redaction,
@@ -14,12 +15,12 @@ use axum::http::Uri;
 use axum::routing::get;
 use serde::Deserialize;
 use serde_json::{Value, json};
+use subcog_core::Subcog;
 use subcog_core::consolidate::LlmMode;
 use subcog_core::manage::UpdateRequest;
 use subcog_core::model::{BUILTIN_NAMESPACES, Memory, MemoryId, Priority, Status, Tier};
 use subcog_core::recall::RecallQuery;
 use subcog_core::store::ListOrder;
-use subcog_core::{ScopeKind, Subcog};
 
 use super::Ui;
 use super::query::{ApiResult, Params, blocking};
@@ -36,6 +37,7 @@ pub fn routes() -> Router<Ui> {
         .route("/api/search", get(search))
         .route("/api/memories", get(list))
         .route("/api/memories/{id}", get(memory).patch(update).delete(delete))
+        .route("/api/memories/{id}/explain", get(explain))
 }
 
 /// Counts by namespace, tier, status and domain; the namespaces an edit may choose from.
@@ -155,61 +157,55 @@ async fn list(State(ui): State<Ui>, uri: Uri) -> ApiResult {
     .await
 }
 
-/// Every field of a memory and what consolidation knows about it: tier changes, what
-/// replaced it and what it replaced, its edges, its cluster's summary.
+/// One memory, every field (what `subcog get --json` prints).
 async fn memory(State(ui): State<Ui>, Path(id): Path<String>) -> ApiResult {
-    blocking(&ui.subcog, move |s| memory_page(s, &id)).await
+    blocking(&ui.subcog, move |s| {
+        let memory = s.get(&s.resolve_id(&id)?)?;
+        Ok(output::memory_json(&memory, None))
+    })
+    .await
 }
 
-fn memory_page(s: &Subcog, text: &str) -> Result<Value, CommandError> {
+/// A memory's page: `Subcog::explain` (what `subcog explain ID --json` reads: retention
+/// factors, tier history, supersession either way, edges, cluster summary, the last
+/// injections and recalls), with the memories it names labelled for links.
+async fn explain(State(ui): State<Ui>, Path(id): Path<String>) -> ApiResult {
+    blocking(&ui.subcog, move |s| explain_page(s, &id)).await
+}
+
+fn explain_page(s: &Subcog, text: &str) -> Result<Value, CommandError> {
     let id = s.resolve_id(text)?;
-    let (scope, m) = s.find_required(&id)?;
+    let e = s.explain(&id)?;
     let key = id.to_string();
-    let mut transitions = Vec::new();
-    let mut supersessions = Vec::new();
-    let mut summary = None;
-    let edges = crate::commands::edges::collect(s, &key)?;
-    for kind in [ScopeKind::Project, ScopeKind::User] {
-        let Some(store) = s.store_for_read(kind)? else {
-            continue;
-        };
-        // The store keeps every transition in one table; a memory's are picked from it.
-        transitions.extend(
-            store
-                .transitions(usize::MAX)?
-                .into_iter()
-                .filter(|t| t.transition.memory_id == key),
-        );
-        supersessions.extend(
-            store
-                .supersessions()?
-                .into_iter()
-                .filter(|r| r.superseder_id == key || r.superseded_id == key),
-        );
-        if summary.is_none() {
-            summary = store.summaries()?.into_iter().find(|x| x.source_ids.contains(&key));
-        }
-    }
+    let mut page = serde_json::to_value(&e).map_err(CommandError::internal)?;
+    page["memory"] = output::memory_json(&e.memory, None);
+    page["handle"] = json!(id.handle());
+    // Oldest first, as a history reads.
+    let mut transitions = e.tier_history.clone();
     transitions.sort_by_key(|t| t.at);
-    let supersedes: Vec<Value> = supersessions
+    page["tier_history"] = serde_json::to_value(&transitions).map_err(CommandError::internal)?;
+    // A replacement without its record (set by hand, or the record is gone) still shows.
+    page["superseded_by"] = match (&e.superseded_by, e.memory.superseded_by) {
+        (Some(r), _) => json!({"memory": node_brief(s, &r.superseder_id), "record": r}),
+        (None, Some(newer)) => json!({"memory": node_brief(s, &newer.to_string()), "record": null}),
+        (None, None) => Value::Null,
+    };
+    page["supersedes"] = e
+        .supersedes
         .iter()
-        .filter(|r| r.superseder_id == key)
         .map(|r| json!({"memory": node_brief(s, &r.superseded_id), "record": r}))
         .collect();
-    let superseded = supersessions.iter().find(|r| r.superseded_id == key);
-    Ok(json!({
-        "memory": output::memory_json(&m, None),
-        "scope": scope.as_str(),
-        "handle": id.handle(),
-        "transitions": transitions,
-        "superseded_by": m.superseded_by.map(|n| json!({"memory": node_brief(s, &n.to_string()), "record": superseded})),
-        "supersedes": supersedes,
-        "edges": edges.iter().map(|e| {
-            let other = if e.source_id == key { &e.target_id } else { &e.source_id };
-            json!({"edge": e, "type": e.edge_type.as_str(), "outgoing": e.source_id == key, "other": node_brief(s, other)})
-        }).collect::<Vec<_>>(),
-        "summary": summary,
-    }))
+    // `as_str`, the name the CLI prints (serde's lowercase drops the underscore).
+    page["edges"] = e
+        .edges
+        .iter()
+        .map(|edge| {
+            let outgoing = edge.source_id == key;
+            let other = if outgoing { &edge.target_id } else { &edge.source_id };
+            json!({"edge": edge, "type": edge.edge_type.as_str(), "outgoing": outgoing, "other": node_brief(s, other)})
+        })
+        .collect();
+    Ok(page)
 }
 
 /// A memory (with its summary as the label) or a cluster summary, for a link.

@@ -229,7 +229,7 @@
     show(h('p', { class: 'muted' }, 'Loading…'));
     let page;
     try {
-      page = await api('GET', `/api/memories/${encodeURIComponent(id)}`);
+      page = await api('GET', `/api/memories/${encodeURIComponent(id)}/explain`);
     } catch (err) {
       show(failure(err));
       return;
@@ -246,8 +246,7 @@
       ['status', m.status],
       ['created', `${when(m.created_at)} by ${m.created_by}`],
       ['updated', when(m.updated_at)],
-      ['tier', h('span', {}, tierBadge(m.tier),
-        ` retention ${num(m.retention.overall)} (recency ${num(m.retention.recency)}, activation ${num(m.retention.activation)}, importance ${num(m.retention.importance)}, supersession penalty ${num(m.retention.supersession_penalty)})`)],
+      ['tier', h('span', {}, tierBadge(m.tier), ` retention ${num(m.retention.overall)} as the last run stored it (below: now)`)],
       ['activations', `${m.activation_count} (last ${when(m.last_accessed)})`],
       ['cluster', m.cluster_id || '–'],
       ['event time', m.time_refs && m.time_refs.length
@@ -270,9 +269,11 @@
       body,
       h('table', { class: 'fields' }, rows.map(([k, v]) => h('tr', {}, h('th', {}, k), h('td', {}, v)))),
       supersession(page),
-      tierHistory(page.transitions),
+      retentionNow(page.retention),
+      tierHistory(page.tier_history),
       edgeList(page.edges),
-      clusterSummary(page.summary));
+      clusterSummary(page.summary),
+      activity(page));
   }
 
   function supersession(page) {
@@ -287,6 +288,39 @@
         h('span', { class: 'muted' }, ` (${s.record.kind}, confidence ${num(s.record.confidence)}, ${s.record.method}): ${s.record.reason}`)));
     }
     return section('Supersession', parts.length ? parts : [h('p', { class: 'muted' }, 'Neither replaces nor is replaced.')]);
+  }
+
+  // The score as stored by the last run and as it stands now (decay goes on between runs).
+  function retentionNow(r) {
+    if (!r) return null;
+    const row = (name, a, b) => h('tr', {}, h('th', {}, name), h('td', { class: 'num' }, num(a)), h('td', { class: 'num' }, num(b)));
+    return section('Retention', [
+      h('p', {}, `Now ${num(r.now.overall)}, which earns `, tierBadge(r.tier_now),
+        ` (thresholds: hot ≥ ${num(r.thresholds[0])}, warm ≥ ${num(r.thresholds[1])}, archive below ${num(r.thresholds[2])}); `,
+        `${r.age_days.toFixed(1)} days since created or last recalled, half-life ${r.half_life_days} days`,
+        r.pinned ? '; pinned (critical or a pin tag): never below warm' : '', '.'),
+      h('table', { class: 'compact' },
+        h('tr', {}, h('th', {}, 'factor (weight)'), h('th', {}, 'stored'), h('th', {}, 'now')),
+        row(`recency (${num(r.weights[0])})`, r.stored.recency, r.now.recency),
+        row(`activation (${num(r.weights[1])})`, r.stored.activation, r.now.activation),
+        row(`importance (${num(r.weights[2])})`, r.stored.importance, r.now.importance),
+        row(`supersession penalty (${num(r.weights[3])})`, r.stored.supersession_penalty, r.now.supersession_penalty),
+        row('overall', r.stored.overall, r.now.overall)),
+    ]);
+  }
+
+  // The last sessions it reached and the last recalls that returned it.
+  function activity(page) {
+    if (page.activity_unavailable) return section('Activity', [h('p', { class: 'muted' }, `Not readable: ${page.activity_unavailable}`)]);
+    const rows = (list) => h('table', {}, list.map((a) => h('tr', {}, h('td', {}, when(a.at)), h('td', {}, a.via),
+      h('td', {}, a.session || a.query || ''), h('td', { class: 'num' }, `#${a.rank}`), h('td', { class: 'num' }, num(a.score, 3)))));
+    return section('Activity', [
+      h('p', { class: 'muted' }, `Injected into sessions ${page.injected_count} times, returned by recalls ${page.recalled_count} times (the log keeps 90 days; the viewer's own searches are not counted).`),
+      page.injections.length ? h('h3', {}, 'Last injections') : null,
+      page.injections.length ? rows(page.injections) : null,
+      page.recalls.length ? h('h3', {}, 'Last recalls') : null,
+      page.recalls.length ? rows(page.recalls) : null,
+    ]);
   }
 
   function link(b) {
