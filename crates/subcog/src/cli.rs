@@ -119,6 +119,8 @@ pub enum Command {
     Context(commands::context::ContextArgs),
     /// Serve the Model Context Protocol over stdio (or --http ADDR) for any agent
     Mcp(commands::mcp::McpArgs),
+    /// Open the memory viewer: a local web page (127.0.0.1, a token in the URL)
+    Ui(commands::ui::UiArgs),
     /// Serve hooks and reads from a warm process (started on demand; --stop stops it)
     Daemon(commands::daemon::DaemonArgs),
     /// Run a Claude Code hook: payload on stdin, Claude Code's JSON on stdout, always exit 0

@@ -11,6 +11,7 @@ mod otlp;
 mod output;
 mod progress;
 mod telemetry;
+mod ui;
 #[cfg(unix)]
 mod warm;
 

@@ -22,6 +22,7 @@ mod test_semantic;
 mod test_sync;
 mod test_temporal;
 mod test_transfer;
+mod test_ui;
 #[cfg(unix)]
 mod test_warm;
 

@@ -30,6 +30,7 @@ pub mod status;
 pub mod summaries;
 pub mod sync;
 pub mod tiers;
+pub mod ui;
 pub mod update;
 pub mod verify;
 
@@ -82,6 +83,7 @@ fn run_command(app: &App, command: Command) -> CommandResult {
         Command::Summaries(args) => summaries::run(app, args),
         Command::Context(args) => context::run(app, args),
         Command::Mcp(args) => mcp::run(app, args),
+        Command::Ui(args) => ui::run(app, args),
         Command::Daemon(args) => daemon::run(app, args),
         Command::Completions(args) => completions::run(args),
         // Hooks run before the App exists (main.rs): they must answer even when it cannot be built.

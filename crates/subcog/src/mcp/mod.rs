@@ -217,8 +217,8 @@ fn warm_up(shared: &Arc<Shared>) {
     });
 }
 
-/// SIGTERM or Ctrl-C stop the server the same way a closed stdin does.
-async fn stop_on_signal(stop: CancellationToken) {
+/// SIGTERM or Ctrl-C stop the server the same way a closed stdin does (`subcog ui` too).
+pub(crate) async fn stop_on_signal(stop: CancellationToken) {
     #[cfg(unix)]
     {
         let mut term = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
