@@ -32,6 +32,7 @@ fn main() -> ExitCode {
     let app = app::App::new(cli.global.clone());
     let process = match &cli.command {
         cli::Command::Hook(_) | cli::Command::Mcp(_) | cli::Command::Daemon(_) => telemetry::Process::Background,
+        cli::Command::Ui(_) => telemetry::Process::Server,
         _ => telemetry::Process::Command,
     };
     let _telemetry = telemetry::init(

@@ -28,6 +28,9 @@ pub enum Process {
     Command,
     /// A hook, the MCP server or the daemon: logs in the file when `telemetry.log_file`.
     Background,
+    /// A server a person runs in a terminal (`subcog ui`): logs on stderr, metrics flushed
+    /// as it goes.
+    Server,
 }
 
 /// Everything `init` needs, read from the config and the environment.
@@ -185,7 +188,7 @@ pub fn init(settings: &Settings, process: Process, verbose: u8, quiet: bool) -> 
              (install with ./install.sh, or cargo install --features otlp)"
         );
     }
-    if process == Process::Background
+    if process != Process::Command
         && let Some(dir) = settings.data_dir.clone()
     {
         // Long-lived processes add to the summary as they go; short ones at exit (Guard).
