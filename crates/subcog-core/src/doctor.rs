@@ -490,3 +490,23 @@ fn check_permissions(data_dir: &Path) -> Check {
         ),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_nearly_full_disk_warns_then_fails_with_the_fix() {
+        let dir = Path::new("/data");
+        assert_eq!(check_disk(dir, Some(5 * WARN_FREE_BYTES)).health, Health::Ok);
+        let low = check_disk(dir, Some(WARN_FREE_BYTES - 1));
+        assert_eq!(low.health, Health::Warn);
+        let full = check_disk(dir, Some(FAIL_FREE_BYTES - 1));
+        assert_eq!(full.health, Health::Fail);
+        assert!(
+            full.fix.as_deref().is_some_and(|f| f.contains("free space")),
+            "{full:?}"
+        );
+        assert_eq!(check_disk(dir, None).health, Health::Ok, "unknown is not a failure");
+    }
+}

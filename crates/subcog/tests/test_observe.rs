@@ -93,6 +93,11 @@ fn doctor_passes_on_a_healthy_project_and_names_the_fix_for_each_broken_state() 
     let report: Value = serde_json::from_slice(&out.stdout).expect("json");
     assert_fix(&report, "embedding model", "warn", "subcog model install");
 
+    // An LLM provider named without its key: consolidation would run offline.
+    env.write_config("[llm]\nprovider = \"openai\"\n");
+    assert_fix(&doctor(&env), "consolidation llm", "warn", "API key");
+    std::fs::remove_file(env.home.join(".config/subcog/config.toml")).expect("rm config");
+
     // A damaged index: found read-only (doctor does not heal it behind the user's back).
     let db = crate::test_capture_recall::walk(&env.data)
         .into_iter()
