@@ -19,6 +19,8 @@ use crate::store::RecordedTransition;
 
 /// How many activity records of each kind an explanation shows.
 pub const ACTIVITY_SHOWN: usize = 10;
+/// How many tier changes an explanation shows (newest first).
+pub const HISTORY_SHOWN: usize = 200;
 /// How deep each channel is searched for the memory's own rank.
 const CHANNEL_DEPTH: usize = 1000;
 
@@ -133,11 +135,7 @@ impl Subcog {
         let supersedes: Vec<Supersession> = supersessions.into_iter().filter(|s| s.superseder_id == key).collect();
         let now = self.clock.now();
         let retention = self.retention_factors(&memory, superseded_by.as_ref(), now);
-        let tier_history: Vec<RecordedTransition> = store
-            .transitions(usize::MAX)?
-            .into_iter()
-            .filter(|t| t.transition.memory_id == key)
-            .collect();
+        let tier_history: Vec<RecordedTransition> = store.transitions_of(&key, HISTORY_SHOWN)?;
         let summary = match &memory.cluster_id {
             Some(cluster) => store.summaries()?.into_iter().find(|s| &s.cluster_id == cluster),
             None => None,

@@ -563,6 +563,15 @@ pub(crate) fn applies_consolidation(o: &dyn Opener) {
     assert_eq!(s.supersessions().expect("supersessions").len(), 1);
     let transitions = s.transitions(10).expect("transitions");
     assert_eq!((transitions.len(), transitions[0].run_id.as_str()), (1, "run1"));
+    // One memory's history holds its own changes only.
+    let of_old = s.transitions_of(&old.id.to_string(), 10).expect("transitions of");
+    assert_eq!(of_old.len(), 1);
+    assert_eq!(of_old[0].transition.to_tier, Tier::Archived);
+    assert!(
+        s.transitions_of(&new.id.to_string(), 10)
+            .expect("transitions of")
+            .is_empty()
+    );
     assert_eq!(s.runs(5).expect("runs")[0].run_id, "run1");
     // A checkpoint with a plan is an unfinished run until it completes.
     let pending = run("run2", at(4, 0));

@@ -449,6 +449,9 @@ pub trait Store: Send + Sync {
     /// Recent tier changes, newest first.
     fn transitions(&self, limit: usize) -> Result<Vec<RecordedTransition>, StoreError>;
 
+    /// One memory's tier changes, newest first (`subcog explain`, the viewer's memory page).
+    fn transitions_of(&self, memory_id: &str, limit: usize) -> Result<Vec<RecordedTransition>, StoreError>;
+
     /// Namespaces in use by live memories.
     fn namespaces(&self) -> Result<Vec<String>, StoreError>;
 

@@ -282,14 +282,24 @@ impl PgStore {
         Ok(out)
     }
 
-    pub(super) fn transitions_impl(&self, limit: usize) -> Result<Vec<RecordedTransition>, StoreError> {
+    /// Tier changes, newest first: every memory's, or one memory's.
+    pub(super) fn transitions_impl(
+        &self,
+        memory_id: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<RecordedTransition>, StoreError> {
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        let found = self.read(|c| {
-            c.query(
+        let found = self.read(|c| match memory_id {
+            Some(id) => c.query(
+                "SELECT memory_id, from_tier, to_tier, reason, retention_score, run_id, at FROM subcog_tier_transitions
+                 WHERE scope = $1 AND memory_id = $3 ORDER BY seq DESC LIMIT $2",
+                &[&self.scope, &limit, &id],
+            ),
+            None => c.query(
                 "SELECT memory_id, from_tier, to_tier, reason, retention_score, run_id, at FROM subcog_tier_transitions
                  WHERE scope = $1 ORDER BY seq DESC LIMIT $2",
                 &[&self.scope, &limit],
-            )
+            ),
         })?;
         let mut out = Vec::new();
         for r in &found {

@@ -693,7 +693,11 @@ impl Store for PgStore {
     }
 
     fn transitions(&self, limit: usize) -> Result<Vec<RecordedTransition>, StoreError> {
-        self.transitions_impl(limit)
+        self.transitions_impl(None, limit)
+    }
+
+    fn transitions_of(&self, memory_id: &str, limit: usize) -> Result<Vec<RecordedTransition>, StoreError> {
+        self.transitions_impl(Some(memory_id), limit)
     }
 
     fn namespaces(&self) -> Result<Vec<String>, StoreError> {

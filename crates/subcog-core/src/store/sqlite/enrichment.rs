@@ -322,17 +322,28 @@ impl SqliteStore {
         Ok(out)
     }
 
-    pub(super) fn transitions_impl(&self, limit: usize) -> Result<Vec<RecordedTransition>, StoreError> {
+    /// Tier changes, newest first: every memory's, or one memory's (by its index).
+    pub(super) fn transitions_impl(
+        &self,
+        memory_id: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<RecordedTransition>, StoreError> {
         let conn = self.lock()?;
+        let limit = limit.min(i64::MAX as usize) as i64;
         let mut stmt = conn
-            .prepare_cached(
+            .prepare_cached(if memory_id.is_some() {
                 "SELECT memory_id, from_tier, to_tier, reason, retention_score, run_id, at FROM tier_transitions
-                 ORDER BY seq DESC LIMIT ?1",
-            )
+                 WHERE memory_id = ?2 ORDER BY seq DESC LIMIT ?1"
+            } else {
+                "SELECT memory_id, from_tier, to_tier, reason, retention_score, run_id, at FROM tier_transitions
+                 ORDER BY seq DESC LIMIT ?1"
+            })
             .map_err(|e| self.err(e))?;
-        let mut rows = stmt
-            .query([limit.min(i64::MAX as usize) as i64])
-            .map_err(|e| self.err(e))?;
+        let mut rows = match memory_id {
+            Some(id) => stmt.query(rusqlite::params![limit, id]),
+            None => stmt.query([limit]),
+        }
+        .map_err(|e| self.err(e))?;
         let mut out = Vec::new();
         while let Some(r) = rows.next().map_err(|e| self.err(e))? {
             let from: String = r.get(1).map_err(|e| self.err(e))?;
