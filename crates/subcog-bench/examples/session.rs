@@ -15,7 +15,7 @@
 //! ten times the goals.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
@@ -148,19 +148,7 @@ fn main() {
     let smoke = args.iter().any(|a| a == "--smoke");
     let cold_only = args.iter().any(|a| a == "--cold-only");
     let runs: usize = if smoke { 10 } else { 25 };
-    let bin = args
-        .iter()
-        .position(|a| a == "--bin")
-        .and_then(|i| args.get(i + 1))
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/release/subcog"));
-    assert!(
-        bin.is_file(),
-        "no binary at {}: cargo build --release -p subcog",
-        bin.display()
-    );
-    // Commands run in the scratch project: a relative path would not be found there.
-    let bin = bin.canonicalize().unwrap_or(bin);
+    let bin = subcog_bench::binary_arg(&args);
     let root = tempfile::tempdir().expect("tempdir");
     let project = root.path().join("project");
     std::fs::create_dir_all(project.join("src")).expect("project");

@@ -12,7 +12,6 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::Instant;
 
@@ -104,18 +103,7 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let n: usize = args.iter().find_map(|a| a.parse().ok()).unwrap_or(10_000);
     let as_json = args.iter().any(|a| a == "--json");
-    let bin = args
-        .iter()
-        .position(|a| a == "--bin")
-        .and_then(|i| args.get(i + 1))
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/release/subcog"));
-    assert!(
-        bin.is_file(),
-        "no binary at {}: cargo build --release -p subcog",
-        bin.display()
-    );
-    let bin = bin.canonicalize().unwrap_or(bin);
+    let bin = subcog_bench::binary_arg(&args);
     let root = tempfile::tempdir().expect("tempdir");
     let project = root.path().join("project");
     std::fs::create_dir_all(&project).expect("project");

@@ -232,6 +232,24 @@ pub fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
+/// The binary a measurement example drives: `--bin PATH` among `args`, else the release
+/// build; absolute, since commands run in a scratch project. Panics with the build
+/// command when it is missing.
+pub fn binary_arg(args: &[String]) -> std::path::PathBuf {
+    let bin = args
+        .iter()
+        .position(|a| a == "--bin")
+        .and_then(|i| args.get(i + 1))
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/release/subcog"));
+    assert!(
+        bin.is_file(),
+        "no binary at {}: cargo build --release -p subcog",
+        bin.display()
+    );
+    bin.canonicalize().unwrap_or(bin)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

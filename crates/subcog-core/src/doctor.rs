@@ -101,8 +101,19 @@ impl Subcog {
         }
         out.push(self.check_model());
         if readable.len() == 2 {
-            out.push(self.check_embeddings());
-            out.push(self.check_quarantine());
+            // One status report (every store's counts) serves both checks.
+            match self.status() {
+                Ok(report) => {
+                    out.push(check_embeddings(&report));
+                    out.push(check_quarantine(&report));
+                }
+                Err(e) => out.push(Check::bad(
+                    "embeddings",
+                    Health::Warn,
+                    e.to_string(),
+                    "run `subcog status` for the full error",
+                )),
+            }
         }
         out.push(self.check_llm());
         out.extend(self.check_claude_code(input));
@@ -279,54 +290,6 @@ impl Subcog {
         }
     }
 
-    fn check_embeddings(&self) -> Check {
-        const NAME: &str = "embeddings";
-        match self.status() {
-            Ok(report) if report.missing_embeddings > 0 && report.semantic_unavailable.is_none() => Check::bad(
-                NAME,
-                Health::Warn,
-                format!(
-                    "{} memories have no vector: recall by meaning misses them",
-                    report.missing_embeddings
-                ),
-                "run `subcog reindex --embeddings`",
-            ),
-            Ok(report) => Check::ok(
-                NAME,
-                match report.embeddings.iter().next() {
-                    Some(_) => format!("{} vectors", report.embeddings.values().sum::<u64>()),
-                    None => "none stored".into(),
-                },
-            ),
-            Err(e) => Check::bad(
-                NAME,
-                Health::Warn,
-                e.to_string(),
-                "run `subcog status` for the full error",
-            ),
-        }
-    }
-
-    fn check_quarantine(&self) -> Check {
-        const NAME: &str = "quarantine";
-        let mut held = 0u64;
-        for (_, store) in self.existing_stores().unwrap_or_default() {
-            if let Ok(stats) = store.stats() {
-                held += stats.by_status.get("quarantined").copied().unwrap_or(0);
-            }
-        }
-        if held == 0 {
-            Check::ok(NAME, "no memory held")
-        } else {
-            Check::bad(
-                NAME,
-                Health::Warn,
-                format!("{held} memories held back because they read as instructions to the agent"),
-                "review them with `subcog review --quarantined` (release or delete each)",
-            )
-        }
-    }
-
     fn check_llm(&self) -> Check {
         const NAME: &str = "consolidation llm";
         match self.llm_providers("auto") {
@@ -435,22 +398,44 @@ impl Subcog {
     }
 }
 
+fn check_embeddings(report: &crate::manage::StatusReport) -> Check {
+    const NAME: &str = "embeddings";
+    if report.missing_embeddings > 0 && report.semantic_unavailable.is_none() {
+        return Check::bad(
+            NAME,
+            Health::Warn,
+            format!(
+                "{} memories have no vector: recall by meaning misses them",
+                report.missing_embeddings
+            ),
+            "run `subcog reindex --embeddings`",
+        );
+    }
+    Check::ok(
+        NAME,
+        match report.embeddings.values().sum::<u64>() {
+            0 => "none stored".to_string(),
+            n => format!("{n} vectors"),
+        },
+    )
+}
+
+fn check_quarantine(report: &crate::manage::StatusReport) -> Check {
+    const NAME: &str = "quarantine";
+    match report.by_status.get("quarantined").copied().unwrap_or(0) {
+        0 => Check::ok(NAME, "no memory held"),
+        held => Check::bad(
+            NAME,
+            Health::Warn,
+            format!("{held} memories held back because they read as instructions to the agent"),
+            "review them with `subcog review --quarantined` (release or delete each)",
+        ),
+    }
+}
+
 /// Whether a Claude Code config file registers subcog's MCP server.
 fn mcp_registered(path: &Path) -> bool {
-    let Ok(text) = std::fs::read_to_string(path) else {
-        return false;
-    };
-    matches!(
-        crate::hooks::mcp_config::with_mcp_server(Some(&text), "subcog"),
-        Ok(crate::hooks::mcp_config::Registration::Unchanged)
-    ) || serde_json::from_str::<serde_json::Value>(&text).is_ok_and(|v| {
-        v.get("mcpServers")
-            .and_then(|s| s.get(crate::hooks::mcp_config::SERVER_NAME))
-            .and_then(|e| e.get("args"))
-            .and_then(|a| a.get(0))
-            .and_then(serde_json::Value::as_str)
-            == Some("mcp")
-    })
+    std::fs::read_to_string(path).is_ok_and(|text| crate::hooks::mcp_config::registered(&text))
 }
 
 fn check_disk(data_dir: &Path, free: Option<u64>) -> Check {

@@ -215,7 +215,19 @@ impl Subcog {
             no_touch: true,
             ..query.clone()
         };
-        let result = self.recall(&deep)?;
+        // The query is embedded once, for the recall and for the meaning channel's own rank.
+        let mut semantic_unavailable = None;
+        let vector = match self.embedder() {
+            Some(embedder) => match embedder.embed_one(&query.query) {
+                Ok(v) => Some((embedder.model().clone(), v)),
+                Err(e) => {
+                    semantic_unavailable = Some(e.to_string());
+                    None
+                }
+            },
+            None => None,
+        };
+        let result = self.recall_with_vector(&deep, vector.as_ref().map(|(m, v)| (m, v.as_slice())))?;
         let position = result.results.iter().position(|h| h.memory.id == *id).map(|p| p + 1);
         let stood_in_by = result
             .results
@@ -237,15 +249,9 @@ impl Subcog {
             })
         };
         let bm25 = rank_in(store.search_text(&terms, &open, CHANNEL_DEPTH)?);
-        let mut semantic_unavailable = result.semantic_unavailable.clone();
-        let vector = match self.embedder() {
-            Some(embedder) => match embedder.embed_one(&query.query) {
-                Ok(v) => rank_in(store.search_vector(embedder.model(), &v, &open, CHANNEL_DEPTH)?),
-                Err(e) => {
-                    semantic_unavailable = Some(e.to_string());
-                    None
-                }
-            },
+        let semantic_unavailable = semantic_unavailable.or_else(|| result.semantic_unavailable.clone());
+        let vector = match &vector {
+            Some((model, v)) => rank_in(store.search_vector(model, v, &open, CHANNEL_DEPTH)?),
             None => None,
         };
         let time = match result.time_range {

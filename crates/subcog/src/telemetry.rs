@@ -71,11 +71,8 @@ impl Drop for Guard {
 
 /// Adds this process's new metrics to the rolling summary in `activity.db`.
 pub fn flush(data_dir: &Path) {
-    if metrics::global().snapshot().operations.is_empty() && metrics::global().snapshot().llm.requests == 0 {
-        return;
-    }
     // Only where the data directory exists: a command that failed before making it
-    // (a bad flag) leaves nothing behind.
+    // (a bad flag) leaves nothing behind. `persist` writes nothing when nothing is new.
     if !data_dir.is_dir() {
         return;
     }

@@ -34,6 +34,15 @@ fn is_ours(entry: &Value) -> bool {
     stem_is_subcog && first_arg == Some("mcp")
 }
 
+/// Whether a Claude Code config text registers subcog's MCP server (`mcpServers.subcog`
+/// starting `subcog mcp`, wherever the program lives).
+pub fn registered(text: &str) -> bool {
+    serde_json::from_str::<Value>(text)
+        .ok()
+        .and_then(|v| v.get("mcpServers")?.get(SERVER_NAME).map(is_ours))
+        .unwrap_or(false)
+}
+
 /// The config text with `mcpServers.subcog` starting `<command> mcp` over stdio. An entry
 /// that is already ours keeps its extra arguments and environment; only the program path
 /// is brought up to date. Fails on text that is not a JSON object, or whose `mcpServers`
@@ -83,6 +92,21 @@ pub fn with_mcp_server(existing: Option<&str>, command: &str) -> Result<Registra
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn registered_means_an_entry_that_starts_subcog_mcp() {
+        assert!(registered(
+            r#"{"mcpServers":{"subcog":{"command":"/opt/bin/subcog","args":["mcp"]}}}"#
+        ));
+        assert!(!registered(
+            r#"{"mcpServers":{"subcog":{"command":"other","args":["mcp"]}}}"#
+        ));
+        assert!(!registered(
+            r#"{"mcpServers":{"subcog":{"command":"subcog","args":["recall"]}}}"#
+        ));
+        assert!(!registered(r#"{"mcpServers":{}}"#));
+        assert!(!registered("not json"));
+    }
 
     fn changed(r: Registration) -> String {
         match r {

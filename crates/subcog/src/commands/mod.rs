@@ -34,7 +34,7 @@ pub mod ui;
 pub mod update;
 pub mod verify;
 
-mod filters;
+pub(crate) mod filters;
 
 use crate::app::App;
 use crate::cli::Command;

@@ -7,7 +7,6 @@ use std::sync::Arc;
 use axum::http::{HeaderValue, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use subcog_core::Subcog;
-use subcog_core::model::{Domain, Namespace, Status, Tier};
 use subcog_core::store::MemoryFilter;
 
 use crate::command_error::{CommandError, ErrorKind};
@@ -63,33 +62,21 @@ impl Params {
     /// The filters `list` and `recall` take on the command line, from the same names:
     /// namespace, tag, domain, status, tier, since, until, happened.
     pub fn filter(&self, now: chrono::DateTime<chrono::Utc>) -> Result<MemoryFilter, CommandError> {
-        use subcog_core::temporal::{Bound, bound, period};
-        Ok(MemoryFilter {
-            namespaces: self
-                .all("namespace")
-                .iter()
-                .map(|n| Namespace::parse(n))
-                .collect::<Result<_, _>>()?,
-            tags: subcog_core::model::normalize_tags(&self.all("tag"))?,
-            domains: self
-                .all("domain")
-                .iter()
-                .map(|d| d.parse::<Domain>())
-                .collect::<Result<_, _>>()?,
-            statuses: self
-                .all("status")
-                .iter()
-                .map(|s| s.parse::<Status>())
-                .collect::<Result<_, _>>()?,
-            tiers: self
-                .all("tier")
-                .iter()
-                .map(|t| t.parse::<Tier>())
-                .collect::<Result<_, _>>()?,
-            since: self.get("since").map(|s| bound(s, now, Bound::Start)).transpose()?,
-            until: self.get("until").map(|u| bound(u, now, Bound::End)).transpose()?,
-            happened: self.get("happened").map(|p| period(p, now)).transpose()?,
-        })
+        // The flags' own conversion, so the page and the CLI read a filter alike.
+        fn parsed<T: std::str::FromStr>(values: Vec<String>) -> Result<Vec<T>, T::Err> {
+            values.iter().map(|v| v.parse()).collect()
+        }
+        crate::commands::filters::FilterArgs {
+            namespaces: self.all("namespace"),
+            tags: self.all("tag"),
+            domains: parsed(self.all("domain"))?,
+            statuses: parsed(self.all("status"))?,
+            tiers: parsed(self.all("tier"))?,
+            since: self.get("since").map(str::to_string),
+            until: self.get("until").map(str::to_string),
+            happened: self.get("happened").map(str::to_string),
+        }
+        .to_filter(now)
     }
 }
 
