@@ -114,6 +114,17 @@ fn model_install_verify_and_a_corrupted_install() {
         installed["sha256"],
         "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db"
     );
+    // The install made the data directory: it and the model's directories are private.
+    #[cfg(unix)]
+    for dir in [
+        env.data.clone(),
+        env.data.join("models"),
+        env.data.join("models/all-MiniLM-L6-v2"),
+    ] {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&dir).expect("dir").permissions().mode();
+        assert_eq!(mode & 0o077, 0, "{} is {mode:o}", dir.display());
+    }
     let status = env.run(&["model", "status", "--json"]).ok().json();
     assert_eq!(status["ready"], true);
     assert!(status["load_ms"].as_f64().is_some());

@@ -99,6 +99,14 @@ fn install_model(app: &App, from: Option<PathBuf>, offline: bool, force: bool) -
         }
     })
     .map_err(subcog_core::Error::from)?;
+    // Directories subcog makes in its data directory are private, the model's too (the
+    // install is often the first thing to create the data directory at all).
+    if let Ok(data_dir) = app.data_dir()
+        && dest.starts_with(&data_dir)
+        && let Err(e) = subcog_core::private::create_dir_within(&data_dir, &dest)
+    {
+        tracing::warn!(error = %e, dir = %dest.display(), "could not make the model directory private");
+    }
     if app.json() {
         return output::print_json(&serde_json::to_value(&report).unwrap_or_default());
     }
