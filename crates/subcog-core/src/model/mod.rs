@@ -15,12 +15,11 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
 
-/// Declares a string-backed enum with `as_str`, `Display`, `FromStr` and serde in lowercase.
+/// Declares a string-backed enum with `as_str`, `Display`, `FromStr` and serde, all with one name.
 macro_rules! string_enum {
     ($(#[$meta:meta])* $name:ident { $($(#[$vmeta:meta])* $variant:ident => $text:literal),+ $(,)? }) => {
         $(#[$meta])*
-        #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-        #[serde(rename_all = "lowercase")]
+        #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum $name {
             $($(#[$vmeta])* $variant),+
         }
@@ -41,11 +40,28 @@ macro_rules! string_enum {
             }
         }
 
+        // JSON and git notes carry the same name as storage and the CLI (`relates_to`).
+        impl Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.serialize_str(self.as_str())
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                let text = std::borrow::Cow::<'de, str>::deserialize(deserializer)?;
+                text.parse().map_err(serde::de::Error::custom)
+            }
+        }
+
         impl FromStr for $name {
             type Err = ValidationError;
             fn from_str(s: &str) -> Result<Self, Self::Err> {
                 let lower = s.trim().to_ascii_lowercase();
                 $(if lower == $text { return Ok($name::$variant); })+
+                // Earlier builds wrote multi-word names in JSON and notes without the
+                // underscore (`relatesto`); such notes still read.
+                $(if lower == $text.replace('_', "") { return Ok($name::$variant); })+
                 Err(ValidationError::UnknownValue {
                     what: stringify!($name),
                     value: s.to_string(),
@@ -206,6 +222,22 @@ mod tests {
         }
         assert_eq!("HOT".parse::<Tier>().ok(), Some(Tier::Hot));
         assert!("lukewarm".parse::<Tier>().is_err());
+    }
+
+    #[test]
+    fn json_uses_the_storage_name_and_reads_the_old_spelling() {
+        use crate::model::EdgeType;
+        for e in EdgeType::ALL {
+            let json = serde_json::to_string(e).expect("serialize");
+            assert_eq!(json, format!("\"{}\"", e.as_str()));
+            assert_eq!(serde_json::from_str::<EdgeType>(&json).ok(), Some(*e));
+        }
+        // Notes written before the names were unified.
+        assert_eq!(serde_json::from_str::<EdgeType>("\"relatesto\"").ok(), Some(EdgeType::RelatesTo));
+        assert_eq!(serde_json::from_str::<EdgeType>("\"dependson\"").ok(), Some(EdgeType::DependsOn));
+        assert_eq!(serde_json::to_string(&Tier::Hot).ok().as_deref(), Some("\"hot\""));
+        assert!(serde_json::from_str::<EdgeType>("\"relates\"").is_err());
+        assert!(serde_json::from_str::<EdgeType>("3").is_err());
     }
 
     #[test]
