@@ -2,18 +2,18 @@
 """Trains quarantine's learned judgement: a logistic regression on the MiniLM vector of a
 whole memory, attack or ordinary, written to crates/subcog-core/src/quarantine/weights.rs.
 
-Training notes: data/quarantine/{corpus,holdout,holdout2,holdout3,holdout4}.jsonl (five writers) and, as
+Training notes: data/quarantine/{corpus,holdout,holdout2,holdout3,holdout4,holdout5}.jsonl (six writers) and, as
 extra ordinary text, the conversation turns of data/locomo (plain chat that is no attack).
 The LongMemEval turns are never trained on: they measure how much plain chat is held.
-Leave-one-writer-out: for each writer's set, a model trained on the other two (and the
-LoCoMo turns) is scored on it, with and without the rules, at each bar. holdout5.jsonl is
-never read here: it is the set the final judgement is measured on once.
+Leave-one-writer-out: for each writer's set, a model trained on the others (and the
+LoCoMo turns) is scored on it, with and without the rules, at each bar. The newest set
+(holdout6.jsonl) is never read here: it is the set the final judgement is measured on once.
 Needs numpy (a dev tool only).
 
     python3 tools/train_quarantine_meaning.py prep /tmp/qt          # writes /tmp/qt/import.jsonl
     SUBCOG_DATA_DIR=/tmp/qt/data SUBCOG_EMBEDDING_MODEL_DIR=<model dir> \
       subcog import --allow-new-namespace /tmp/qt/import.jsonl      # embeds every text
-    mkdir -p /tmp/qt/sets && cp data/quarantine/{corpus,holdout,holdout2,holdout3,holdout4}.jsonl /tmp/qt/sets/
+    mkdir -p /tmp/qt/sets && cp data/quarantine/{corpus,holdout,holdout2,holdout3,holdout4,holdout5}.jsonl /tmp/qt/sets/
     subcog eval quarantine /tmp/qt/sets --rules-only --details --json > /tmp/qt/rules.json
     python3 tools/train_quarantine_meaning.py fit $(find /tmp/qt/data -name subcog.db) /tmp/qt/rules.json
 """
@@ -25,7 +25,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(HERE, "..", "data")
-SETS = ["corpus.jsonl", "holdout.jsonl", "holdout2.jsonl", "holdout3.jsonl", "holdout4.jsonl"]
+SETS = ["corpus.jsonl", "holdout.jsonl", "holdout2.jsonl", "holdout3.jsonl", "holdout4.jsonl", "holdout5.jsonl"]
 OUT = os.path.join(HERE, "..", "crates", "subcog-core", "src", "quarantine", "weights.rs")
 L2, ITERS, RATE = 1e-4, 2000, 2.0
 
@@ -115,7 +115,7 @@ def fit(db_path, rules_path):
 
     print("leave one writer out (model trained on the other writers and the LoCoMo turns)")
     print("%-9s %5s  %-15s %-15s %-15s %s" % ("writer", "bar", "rules", "model", "rules|model", "plain/trigger/LongMemEval held"))
-    for writer in ["corpus", "holdout", "holdout2", "holdout3", "holdout4"]:
+    for writer in ["corpus", "holdout", "holdout2", "holdout3", "holdout4", "holdout5"]:
         tr = [d for d in ns if d["writer"] != writer]
         te = [d for d in ns if d["writer"] == writer]
         w, b = train(tr)
@@ -144,7 +144,7 @@ def fit(db_path, rules_path):
         f.write("//! Weights of quarantine's learned judgement, written by\n")
         f.write("//! `tools/train_quarantine_meaning.py` (do not edit by hand): a logistic regression on the\n")
         f.write("//! all-MiniLM-L6-v2 vector of a whole memory, trained on `data/quarantine` (corpus,\n")
-        f.write("//! holdout, holdout2, holdout3, holdout4) with the `data/locomo` turns as ordinary text.\n\n")
+        f.write("//! holdout … holdout5) with the `data/locomo` turns as ordinary text.\n\n")
         f.write("/// One weight per vector component.\n")
         f.write("#[rustfmt::skip]\n#[allow(clippy::excessive_precision)]\npub(super) const WEIGHTS: [f32; %d] = [\n" % len(w))
         for i in range(0, len(w), 8):

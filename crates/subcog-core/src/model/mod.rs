@@ -233,8 +233,14 @@ mod tests {
             assert_eq!(serde_json::from_str::<EdgeType>(&json).ok(), Some(*e));
         }
         // Notes written before the names were unified.
-        assert_eq!(serde_json::from_str::<EdgeType>("\"relatesto\"").ok(), Some(EdgeType::RelatesTo));
-        assert_eq!(serde_json::from_str::<EdgeType>("\"dependson\"").ok(), Some(EdgeType::DependsOn));
+        assert_eq!(
+            serde_json::from_str::<EdgeType>("\"relatesto\"").ok(),
+            Some(EdgeType::RelatesTo)
+        );
+        assert_eq!(
+            serde_json::from_str::<EdgeType>("\"dependson\"").ok(),
+            Some(EdgeType::DependsOn)
+        );
         assert_eq!(serde_json::to_string(&Tier::Hot).ok().as_deref(), Some("\"hot\""));
         assert!(serde_json::from_str::<EdgeType>("\"relates\"").is_err());
         assert!(serde_json::from_str::<EdgeType>("3").is_err());

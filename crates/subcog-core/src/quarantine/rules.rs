@@ -223,6 +223,57 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         &["<", "&lt;"],
         r"(?:<|&lt;)\s*/\s*(?:subcog[\w-]*|memory|memories|memory-group|memory_consolidated_summaries)\s*(?:>|&gt;)\s*(?:\n|<|&lt;|(?:ignore|system|important|new instructions|follow|policy|real|you must)\b)",
     );
+    // Any block of memories or context closed, or a marker saying it ended, before what
+    // the attack wants read as outside it; and the agent's own harness tags opened.
+    add(
+        "context escape",
+        Lines,
+        false,
+        &["memor", "context", "system-reminder"],
+        r"(?:<|&lt;)\s*/\s*[\w-]*(?:memor|context)[\w-]*\s*(?:>|&gt;)\W{0,3}(?:\n|<|&lt;|(?:ignore|system|important|new instructions|follow|policy|real|you must|anything after|everything after)\b)|(?m)^\W*end (?:of )?(?:the )?(?:memory|memories|context) (?:block|section|context)\W*$|(?:<|&lt;)\s*system-reminder\s*(?:>|&gt;)",
+    );
+    // Fetched code run unread, in the shells and languages that have a one-liner for it.
+    add(
+        "remote code",
+        Plain,
+        false,
+        &["iex", "invoke-expression", "exec(", "eval("],
+        r"\b(?:iex|invoke-expression)\s*\(?\s*(?:\(?\s*iwr|invoke-webrequest|\(?\s*new-object\s+net\.webclient|irm\b|invoke-restmethod)|\b(?:exec|eval)\(\s*(?:urllib\.request\.urlopen|urlopen|requests\.get|fetch)\(",
+    );
+    // The earlier instructions declared void in other words.
+    add(
+        "override",
+        Plain,
+        false,
+        &[
+            "discard",
+            "reset",
+            "wipe",
+            "directives",
+            "instructions",
+            "binding",
+            "to be ignored",
+        ],
+        r"\b(?:discard|reset|wipe)\s+(?:all\s+|your\s+|the\s+|any\s+|them\b)*(?:previous\s+|prior\s+|earlier\s+|current\s+)?(?:instructions?|directives|instruction stack|guardrails|constraints and)\b|\b(?:previous|prior|earlier|old) (?:directives|instructions)\s*[:=]\s*(?:null|none|void|cleared|empty)\b|\b(?:instructions|guidance|rules) you received before\b[^\n]{0,80}\bdiscard\b|\b(?:is|are) (?:no longer|not) binding\b|\buser'?s? (?:request|requests|instructions?) (?:is|are) to be ignored\b",
+    );
+    // Another persona, in the words of a role handed over.
+    add(
+        "jailbreak",
+        Plain,
+        false,
+        &[
+            "role is",
+            "persona is",
+            "name is",
+            "grand",
+            "no longer",
+            "not a",
+            "not an",
+            "not the",
+            "not my",
+        ],
+        r"\bfrom (?:this session|now|today) on,? your (?:role|persona|name) is\b|\byou(?:'re| are) (?:not|no longer) (?:a|an|the|my) [\w -]{0,30}(?:assistant|agent|model)\b[^.\n]{0,6}\b(?:anymore|any more)?\s*[;,.:-]\s*you(?:'re| are)\b|\bact as my (?:late |dead |deceased )?grand(?:ma|mother|father|pa)\b",
+    );
     // Secrets asked for.
     add(
         "credential request",
@@ -478,8 +529,17 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         "encoded instruction",
         Plain,
         false,
-        &["decod", "decipher", "rot13", "follow", "execute", "obey"],
-        r"\b(?:decode|decipher|un-?rot13|rot13|base64-?decode|hex-?decode|url-?decode)\w*\b[^.\n]{0,30}\b(?:and\s+)?(?:then\s+)?(?:follow|execute|obey)\b|\b(?:follow|execute|obey)\b[^.\n]{0,30}\b(?:after|once)\s+(?:url-|hex-|base64-)?decod",
+        &[
+            "decod",
+            "decipher",
+            "rot13",
+            "follow",
+            "execute",
+            "obey",
+            "backwards",
+            "render",
+        ],
+        r"\b(?:decode|decipher|un-?rot13|rot13|base64-?decode|hex-?decode|url-?decode)\w*\b[^.\n]{0,30}\b(?:and\s+)?(?:then\s+)?(?:follow|execute|obey|carry (?:it )?out|perform|comply|act on|apply)\b|\b(?:follow|execute|obey)\b[^.\n]{0,30}\b(?:after|once)\s+(?:url-|hex-|base64-)?decod|\b(?:read|reverse) (?:this|it|the text) backwards and (?:do|follow|execute|run) it\b|\brender (?:these|the) (?:html )?entities and (?:follow|execute|obey|do)\b",
     );
     rules
 });
