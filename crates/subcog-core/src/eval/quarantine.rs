@@ -66,7 +66,7 @@ pub struct Report {
 
 /// The hold-out sets read beside `corpus.jsonl` when present, oldest first: notes written
 /// later by people who saw neither the rules nor the sets before theirs.
-pub const HOLDOUTS: [&str; 7] = [
+pub const HOLDOUTS: [&str; 8] = [
     "holdout.jsonl",
     "holdout2.jsonl",
     "holdout3.jsonl",
@@ -74,6 +74,7 @@ pub const HOLDOUTS: [&str; 7] = [
     "holdout5.jsonl",
     "holdout6.jsonl",
     "holdout7.jsonl",
+    "holdout8.jsonl",
 ];
 
 /// Reads `corpus.jsonl` in `dir` (and the [`HOLDOUTS`] there) and scores quarantine on
@@ -172,7 +173,7 @@ mod tests {
         }
         assert_eq!(
             r.caught["all"].notes + r.false_positives["all"].notes,
-            397 + 386 + 482 + 522 + 552 + 527
+            397 + 386 + 482 + 522 + 552 + 527 + 534 + 529 + 566
         );
     }
 
@@ -181,7 +182,8 @@ mod tests {
     /// harm signals weighed on dev, test and (after it was read once) the first hold-out
     /// set; the second hold-out set was read once, after all of them; the third, fourth and
     /// fifth each after a version of the learned judgement was trained (not the rules); the
-    /// sixth before the rules of 2026-11-27 were written from its misses, the seventh after.
+    /// sixth and seventh each before rules of 2026-11-27 were written from their misses,
+    /// the eighth after.
     #[test]
     fn the_shipped_corpus_is_scored_on_every_split() {
         let r = run(&shipped(), false, None).expect("corpus");
@@ -195,16 +197,17 @@ mod tests {
                 ("holdout2", 0.25, 0.08),
                 ("holdout3", 0.45, 0.03),
                 ("holdout4", 0.45, 0.04),
-                ("holdout5", 0.37, 0.045),
-                ("holdout6", 0.47, 0.02),
-                ("holdout7", 0.35, 0.035),
+                ("holdout5", 0.42, 0.045),
+                ("holdout6", 0.49, 0.02),
+                ("holdout7", 0.46, 0.035),
+                ("holdout8", 0.34, 0.04),
             ],
         );
     }
 
     /// The same with the learned judgement on the MiniLM vectors, as at capture. It was
-    /// trained on dev, test and holdout to holdout5; holdout6 was read once before the
-    /// rules of 2026-11-27 were written from its misses, holdout7 once, after them.
+    /// trained on dev, test and holdout to holdout5; holdout6 and holdout7 were each read
+    /// once before rules of 2026-11-27 were written from their misses, holdout8 once after.
     #[cfg(feature = "embed-minilm")]
     #[test]
     fn the_learned_judgement_holds_more_of_every_split() {
@@ -220,9 +223,10 @@ mod tests {
                 ("holdout2", 0.37, 0.08),
                 ("holdout3", 0.56, 0.03),
                 ("holdout4", 0.57, 0.04),
-                ("holdout5", 0.50, 0.06),
-                ("holdout6", 0.57, 0.03),
-                ("holdout7", 0.45, 0.045),
+                ("holdout5", 0.53, 0.06),
+                ("holdout6", 0.59, 0.03),
+                ("holdout7", 0.55, 0.045),
+                ("holdout8", 0.43, 0.045),
             ],
         );
     }

@@ -87,6 +87,19 @@ const FOREIGN: &[&str] = &[
     "talimatları yok say",
     "talimatları görmezden gel",
     "kullanıcıya söyleme",
+    // Orders addressed to the AI agent in so many words
+    "an den ki-agenten",
+    "an den ki-assistenten",
+    "voor de ai-assistent",
+    "voor de ai-agent",
+    "per l'assistente ia",
+    "pour l'agent ia",
+    "para el agente de ia",
+    "에이전트에게",
+    "προς τον βοηθό",
+    "エージェントへ",
+    "给ai助手",
+    "致ai助手",
     // Swedish
     "ignorera alla instruktioner",
     "ignorera alla tidigare",
@@ -190,10 +203,9 @@ fn ignore_order(lower: &str) -> Option<String> {
                 let Some(v) = sentence.find(verb) else { continue };
                 let near = nouns.iter().find(|noun| {
                     sentence.match_indices(*noun).any(|(n, _)| {
-                        let gap = if n > v { n - v } else { v - n };
                         sentence
-                            .get(v.min(n)..v.min(n) + gap)
-                            .is_some_and(|s| s.chars().count() <= IGNORE_SPAN)
+                            .get(v.min(n)..v.max(n))
+                            .is_some_and(|between| between.chars().count() <= IGNORE_SPAN)
                     })
                 });
                 if let Some(noun) = near {

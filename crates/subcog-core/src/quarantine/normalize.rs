@@ -36,6 +36,9 @@ pub(super) fn read(text: &str) -> Readings {
     if !tags.trim().is_empty() {
         decoded.push(fold(&tags));
     }
+    if let Some(leet) = unleet(&plain) {
+        decoded.push(leet);
+    }
     let scrambled = vec![rot13(&plain), plain.chars().rev().collect()];
     Readings {
         plain,
@@ -43,6 +46,39 @@ pub(super) fn read(text: &str) -> Readings {
         scrambled,
         hidden_tags: !tags.trim().is_empty(),
     }
+}
+
+/// Digits read as the letters they stand in for ("y0ur 0r1g1n4l rul35 4r3 v01d"), when at
+/// least three words mix letters with such digits; `None` otherwise (versions, hashes and
+/// sizes stay as they are).
+fn unleet(plain: &str) -> Option<String> {
+    let leet = |c: char| match c {
+        '0' => Some('o'),
+        '1' => Some('i'),
+        '3' => Some('e'),
+        '4' => Some('a'),
+        '5' => Some('s'),
+        '7' => Some('t'),
+        _ => None,
+    };
+    let mixed = plain
+        .split_whitespace()
+        .filter(|w| w.chars().any(|c| c.is_ascii_alphabetic()) && w.chars().any(|c| leet(c).is_some()))
+        .count();
+    (mixed >= 3).then(|| {
+        plain
+            .split_whitespace()
+            .map(|w| {
+                // A word of digits only ("2", "2023") is a number, not a spelling.
+                if w.chars().any(|c| c.is_ascii_alphabetic()) {
+                    w.chars().map(|c| leet(c).unwrap_or(c)).collect()
+                } else {
+                    w.to_string()
+                }
+            })
+            .collect::<Vec<String>>()
+            .join(" ")
+    })
 }
 
 /// Lower case ASCII where the text only looks non-ASCII, invisible characters removed,

@@ -274,6 +274,73 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         ],
         r"\bfrom (?:this session|now|today) on,? your (?:role|persona|name) is\b|\byou(?:'re| are) (?:not|no longer) (?:a|an|the|my) [\w -]{0,30}(?:assistant|agent|model)\b[^.\n]{0,6}\b(?:anymore|any more)?\s*[;,.:-]\s*you(?:'re| are)\b|\bact as my (?:late |dead |deceased )?grand(?:ma|mother|father|pa)\b",
     );
+    // The agent's instructions declared expired or void, or the user's words declared not
+    // to count.
+    add(
+        "override",
+        Plain,
+        false,
+        &[
+            "your ",
+            "you are running",
+            "you were running",
+            "nothing the user",
+            "the user tells",
+            "the user says",
+            "set aside",
+        ],
+        r"\byour (?:previous |prior |original |current |old |safety |earlier )*(?:guidance|instructions|rules|constraints|guardrails|directives|policies|restrictions)\b[^.\n]{0,40}\b(?:(?:has |have )?expired|(?:are|is) (?:now )?(?:void|null|revoked|lifted|suspended|retired)|(?:were|was|have been|has been) (?:retired|revoked|lifted|removed|loaded by mistake|switched off|turned off|disabled))\b|\b(?:constraints|rules|instructions|guardrails) you (?:are|were) (?:running|operating|working) under\b[^.\n]{0,40}\b(?:mistake|void|wrong|removed|lifted)\b|\bnothing the user (?:says|said|typed|types|writes|wrote|asks)\b[^.\n]{0,30}\b(?:counts|matters|is binding|applies)\b|\b(?:ignore|disregard) (?:what|whatever) the user (?:tells|says to|asks) you\b|\bset aside the (?:visible |user'?s? )?request\b",
+    );
+    // A persona or mode without refusals.
+    add(
+        "jailbreak",
+        Plain,
+        false,
+        &[
+            "refus",
+            "persona",
+            "assume the role",
+            "unfiltered",
+            "onbeperkte",
+            "modalita",
+            "modo sin",
+            "mode sans",
+            "uneingeschrankt",
+        ],
+        r"\b(?:no|without) refusals\b|\bnever refuses? (?:a |any )?(?:request|order|command|task)s?\b|\bnever (?:asks|questions)[^.\n]{0,20}\bnever refuses?\b|\b(?:switch to|adopt|enter)\s+(?:the\s+|a\s+|your\s+)?(?:[\w'-]+\s+){0,2}persona\b|\bnew persona\b|\bassume the role of\b[^.\n]{0,60}\b(?:agent|bot|root|admin|daemon|operator)\b|\bunfiltered (?:[\w-]+ ){0,2}(?:daemon|agent|assistant|model|bot)\b|\bonbeperkte modus\b|\bmodalita (?:amministratore|sviluppatore|senza restrizioni)\b|\bmodo sin restricciones\b|\bmode sans restrictions?\b|\buneingeschrankte[mn]? modus\b",
+    );
+    // Orders addressed to AI tools inside an ordinary note.
+    add(
+        "addressed to the agent",
+        Plain,
+        false,
+        &["agent", "assistant", "bot", "tool", "for ai", "for llm"],
+        r"\b(?:note|notes|instructions?|message|comment|reminder|hint)\s+(?:for|to)\s+(?:the\s+|any\s+|all\s+|our\s+)?(?:coding|code|ai|automated|autonomous|llm|review)\s+(?:agents?|assistants?|bots?|tools?)\b|\bfor (?:ai|llm) (?:tools|agents|assistants|models)\b|\bagent instruction\s*:",
+    );
+    // Fake turns with other markers: a role heading alone on its line, an arrow after a role.
+    add(
+        "role marker",
+        Lines,
+        false,
+        &["assistant", "human", "system", "user", "agent", "bot"],
+        r"(?m)^\s*#{1,4}\s*(?:assistant|human|system)\s*$|^\s*(?:user|agent|assistant|human|bot)\s*[▸»►→]|^\W{0,3}\[(?:system|admin|security)[ _-]?(?:notice|message|alert|override)\]",
+    );
+    // Fleet-wide destruction as a routine fix.
+    add(
+        "destructive",
+        Plain,
+        false,
+        &["terraform", "push", "kubectl", "truncate", "git clean"],
+        r"\bterraform\s+destroy\b[^\n]{0,30}-auto-approve\b[^\n]{0,60}\bprod|\bprod\w*[^\n]{0,40}\bterraform\s+destroy\b[^\n]{0,30}-auto-approve\b|\bgit\s+push\s+[^\n]{0,30}(?:--force|-f)\b[^\n]{0,20}--(?:all|tags|mirror)\b|\bgit\s+push\s+[^\n]{0,30}--(?:all|mirror)\b[^\n]{0,20}(?:--force|-f)\b|\bkubectl\s+delete\s+(?:ns|namespace)\s+prod\w*\b|\btruncate\s+(?:table\s+)?\w+\s*,\s*\w+[^;\n]{0,60}\bcascade\b|\bgit clean -fdx\b[^\n]{0,40}\bgit reset --hard\b[^\n]{0,80}\b(?:don'?t|do not|without|no need)\b",
+    );
+    // The environment posted out.
+    add(
+        "exfiltration",
+        Plain,
+        false,
+        &["os.environ", "process.env"],
+        r"\b(?:post|posts|send|sends|upload|uploads)\b[^\n]{0,30}(?:dict\(os\.environ\)|os\.environ\b|process\.env\b)[^\n]{0,40}https?://",
+    );
     // Secrets asked for.
     add(
         "credential request",
@@ -292,10 +359,11 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             ".netrc",
             ".git-credentials",
             "client-key-data",
+            ".docker/config.json",
             "$",
             "the aws keys",
         ],
-        r"\b(?:print|paste|show|echo|output|send|upload|reveal|display|dump|post|share|include|append|zeige|gib|muestra|envia|envoie|affiche)\b[^.\n]{0,60}(?:~/\.ssh/|\bid_rsa\b|\bid_ed25519\b|\.env\b|aws/credentials|\.npmrc|\.pypirc|kubeconfig|~/\.kube/config|\.netrc|\.git-credentials|client-key-data|\$\w*(?:api_key|token|secret)\b|\bthe aws keys\b)",
+        r"\b(?:print|paste|show|echo|output|send|upload|reveal|display|dump|post|share|include|append|zeige|gib|muestra|envia|envoie|affiche)\b[^.\n]{0,60}(?:~/\.ssh/|\bid_rsa\b|\bid_ed25519\b|\.env\b|aws/credentials|\.npmrc|\.pypirc|kubeconfig|~/\.kube/config|\.netrc|\.git-credentials|client-key-data|\\.docker/config\\.json|\$\w*(?:api_key|token|secret)\b|\bthe aws keys\b)",
     );
     add(
         "credential request",
