@@ -30,7 +30,9 @@ impl Subcog {
             fresh.set_meta("project_root", &self.location.project_root.display().to_string())?;
         }
         let store = self.cache_store(kind, Arc::new(fresh));
-        let rebuilt = self.reindex_scope(kind, &mut |_, _| {})?;
+        // Rules only: a hook may be the command that heals, and the judgement would embed
+        // every memory first.
+        let rebuilt = self.reindex_scope(kind, false, &mut |_, _| {})?;
         let notice = match rebuilt {
             Some(r) => {
                 let mut text = format!(

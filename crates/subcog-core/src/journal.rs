@@ -350,68 +350,14 @@ impl Subcog {
         if memories.is_empty() {
             return Ok(0);
         }
-        // (as read, as held) for each memory the screening holds back.
-        let mut held: Vec<(crate::model::Memory, crate::model::Memory)> = Vec::new();
         let mut memories: Vec<(crate::model::Memory, bool)> = memories;
-        let mut unheld: Vec<(crate::model::Memory, &mut crate::model::Memory)> = Vec::new();
-        for (m, known) in memories.iter_mut() {
-            if *known {
-                continue;
-            }
-            let read = m.clone();
-            if crate::quarantine::hold(m).is_some() {
-                held.push((read, m.clone()));
-            } else {
-                unheld.push((read, m));
-            }
-        }
-        let mut targets: Vec<&mut crate::model::Memory> = unheld.iter_mut().map(|(_, m)| &mut **m).collect();
-        let by_meaning = self.hold_by_meaning(&mut targets);
-        for ((read, m), h) in unheld.into_iter().zip(by_meaning) {
-            if h {
-                held.push((read, m.clone()));
-            }
-        }
+        let held = self.screen_new_texts(&mut memories, true);
         let memories: Vec<crate::model::Memory> = memories.into_iter().map(|(m, _)| m).collect();
         let wrote = memories.clone();
         let mut r = ScopeReindex::default();
         self.index_memories(kind, memories, with_meta, &mut r, &mut |_, _| {})?;
-        // Only the versions that took effect: a live writer may have moved a row on since
-        // the notes were read, and `put_records` kept its newer row.
+        let took = self.write_back_holds(kind, repo, &wrote, held)?;
         let store = self.store_for_write(kind)?;
-        let mut took: BTreeSet<MemoryId> = BTreeSet::new();
-        for m in &wrote {
-            let row = store.get(&m.id)?;
-            if row.is_some_and(|r| r.content == m.content && r.status == m.status && r.updated_at == m.updated_at) {
-                took.insert(m.id);
-            }
-        }
-        let held: Vec<_> = held.into_iter().filter(|(_, m)| took.contains(&m.id)).collect();
-        if !held.is_empty() {
-            // The held version replaces the note only where the note is still the one read.
-            let anchors: BTreeSet<git2::Oid> = held
-                .iter()
-                .map(|(m, _)| Anchor::memory(&m.id.to_string()).oid)
-                .collect();
-            let tip = self.read_notes(repo, kind, Some(&anchors))?;
-            let edits: Vec<_> = held
-                .iter()
-                .filter(|(read, _)| {
-                    tip.memories.iter().any(|t| {
-                        t.id == read.id
-                            && crate::notes::format::memory_note(t) == crate::notes::format::memory_note(read)
-                    })
-                })
-                .map(|(_, m)| crate::persist::note_edit(m))
-                .collect();
-            if !edits.is_empty() {
-                repo.write(
-                    &crate::notes::NotesRef::Memories.refname(),
-                    &edits,
-                    &format!("subcog: held {} completed notes in quarantine", edits.len()),
-                )?;
-            }
-        }
         // The interrupted writer had computed the vectors; compute them again so recall by
         // meaning finds these memories (a failure leaves it to `reindex --embeddings`).
         let embed: Vec<(MemoryId, &str)> = wrote
@@ -432,6 +378,87 @@ impl Subcog {
             }
         }
         Ok(r.inserted + r.replaced)
+    }
+
+    /// Screens the memories whose text is new here (`known` false): the rules, then the
+    /// learned judgement when `by_meaning`. Returns `(as read, as held)` for each memory
+    /// held back; text the index already has is not screened again (a release stands).
+    pub(crate) fn screen_new_texts(
+        &self,
+        memories: &mut [(crate::model::Memory, bool)],
+        by_meaning: bool,
+    ) -> Vec<(crate::model::Memory, crate::model::Memory)> {
+        let mut held: Vec<(crate::model::Memory, crate::model::Memory)> = Vec::new();
+        let mut unheld: Vec<(crate::model::Memory, &mut crate::model::Memory)> = Vec::new();
+        for (m, known) in memories.iter_mut() {
+            if *known {
+                continue;
+            }
+            let read = m.clone();
+            if crate::quarantine::hold(m).is_some() {
+                held.push((read, m.clone()));
+            } else {
+                unheld.push((read, m));
+            }
+        }
+        if by_meaning {
+            let mut targets: Vec<&mut crate::model::Memory> = unheld.iter_mut().map(|(_, m)| &mut **m).collect();
+            let by_meaning = self.hold_by_meaning(&mut targets);
+            for ((read, m), h) in unheld.into_iter().zip(by_meaning) {
+                if h {
+                    held.push((read, m.clone()));
+                }
+            }
+        }
+        held
+    }
+
+    /// After `wrote` went through `index_memories`: the ids whose version took effect (a
+    /// live writer may have moved a row on since the notes were read, and `put_records`
+    /// kept its newer row). The held ones among them are written back to their notes as
+    /// held, where the note is still the one read.
+    pub(crate) fn write_back_holds(
+        &self,
+        kind: ScopeKind,
+        repo: &crate::notes::NotesRepo,
+        wrote: &[crate::model::Memory],
+        held: Vec<(crate::model::Memory, crate::model::Memory)>,
+    ) -> Result<BTreeSet<MemoryId>> {
+        let store = self.store_for_write(kind)?;
+        let mut took: BTreeSet<MemoryId> = BTreeSet::new();
+        for m in wrote {
+            let row = store.get(&m.id)?;
+            if row.is_some_and(|r| r.content == m.content && r.status == m.status && r.updated_at == m.updated_at) {
+                took.insert(m.id);
+            }
+        }
+        let held: Vec<_> = held.into_iter().filter(|(_, m)| took.contains(&m.id)).collect();
+        if held.is_empty() {
+            return Ok(took);
+        }
+        // The held version replaces the note only where the note is still the one read.
+        let anchors: BTreeSet<git2::Oid> = held
+            .iter()
+            .map(|(m, _)| Anchor::memory(&m.id.to_string()).oid)
+            .collect();
+        let tip = self.read_notes(repo, kind, Some(&anchors))?;
+        let edits: Vec<_> = held
+            .iter()
+            .filter(|(read, _)| {
+                tip.memories.iter().any(|t| {
+                    t.id == read.id && crate::notes::format::memory_note(t) == crate::notes::format::memory_note(read)
+                })
+            })
+            .map(|(_, m)| crate::persist::note_edit(m))
+            .collect();
+        if !edits.is_empty() {
+            repo.write(
+                &crate::notes::NotesRef::Memories.refname(),
+                &edits,
+                &format!("subcog: held {} notes read from git in quarantine", edits.len()),
+            )?;
+        }
+        Ok(took)
     }
 }
 

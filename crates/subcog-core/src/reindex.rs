@@ -46,6 +46,9 @@ pub struct ScopeReindex {
     pub skipped: Vec<NoteIssue>,
     /// Consolidation records restored: summaries, nodes with edges, runs.
     pub restored: (usize, usize, usize),
+    /// Notes new to the index that read as instructions to the agent, held in quarantine.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub held: Vec<String>,
 }
 
 /// What `subcog reindex` did.
@@ -81,17 +84,20 @@ impl Subcog {
         let mut report = NotesReindex::default();
         for scope in [ScopeKind::Project, ScopeKind::User] {
             self.check_integrity(scope)?;
-            if let Some(r) = self.reindex_scope(scope, progress)? {
+            if let Some(r) = self.reindex_scope(scope, true, progress)? {
                 report.scopes.push(r);
             }
         }
         Ok(report)
     }
 
-    /// Rebuilds one scope's index from its notes; `None` when the scope has no notes.
+    /// Rebuilds one scope's index from its notes; `None` when the scope has no notes. Notes
+    /// new to the index are screened for quarantine by the rules, and by the learned
+    /// judgement too when `screen_meaning` (it embeds them).
     pub(crate) fn reindex_scope(
         &self,
         scope: ScopeKind,
+        screen_meaning: bool,
         progress: &mut dyn FnMut(usize, usize),
     ) -> Result<Option<ScopeReindex>> {
         {
@@ -109,7 +115,35 @@ impl Subcog {
             for issue in &r.skipped {
                 tracing::warn!(anchor = %issue.anchor, reason = %issue.reason, "skipping note");
             }
-            self.index_memories(scope, snapshot.memories, &snapshot.with_meta, &mut r, progress)?;
+            // Notes whose text the index does not have yet (a plain `git fetch`, a fresh
+            // clone, a rebuilt index) are screened as arrivals; text the index has keeps
+            // its status, so a release stands.
+            let existing = self.store_for_read(scope)?;
+            let mut memories: Vec<(Memory, bool)> = Vec::with_capacity(snapshot.memories.len());
+            for m in snapshot.memories {
+                let known = match &existing {
+                    Some(store) => store.get(&m.id)?.is_some_and(|row| row.content == m.content),
+                    None => false,
+                };
+                memories.push((m, known));
+            }
+            let held = self.screen_new_texts(&mut memories, screen_meaning);
+            let memories: Vec<Memory> = memories.into_iter().map(|(m, _)| m).collect();
+            let wrote = if held.is_empty() { Vec::new() } else { memories.clone() };
+            self.index_memories(scope, memories, &snapshot.with_meta, &mut r, progress)?;
+            if !held.is_empty() {
+                let took = self.write_back_holds(scope, &repo, &wrote, held.clone())?;
+                r.held = held
+                    .iter()
+                    .filter(|(_, m)| took.contains(&m.id))
+                    .map(|(_, m)| m.id.to_string())
+                    .collect();
+                tracing::warn!(
+                    count = r.held.len(),
+                    scope = scope.as_str(),
+                    "notes read as instructions to the agent held in quarantine"
+                );
+            }
             r.restored = self.restore_consolidation(scope, &repo, &mut r.skipped)?;
             Ok(Some(r))
         }

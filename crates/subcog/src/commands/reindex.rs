@@ -59,6 +59,12 @@ pub fn run(app: &App, args: ReindexArgs) -> CommandResult {
                 s.duplicates.len(),
                 s.skipped.len()
             ));
+            if !s.held.is_empty() {
+                output::warn(&format!(
+                    "{} notes new to this index read as instructions to the agent and are held in quarantine: `subcog review --quarantined` lists them",
+                    s.held.len()
+                ));
+            }
         }
         if report.scopes.is_empty() {
             text.push_str("no git notes here (not a git repository, or storage.git_notes is off)\n");
