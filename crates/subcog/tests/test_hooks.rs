@@ -807,6 +807,19 @@ fn a_harmful_order_no_rule_names_is_held_by_its_meaning() {
     assert!(ctx.contains("PostgreSQL") && !ctx.contains("203.0.113.7"), "{ctx}");
     let review = env.run(&["review", "--quarantined", "--json"]).ok().json();
     assert!(review[0]["reasons"].to_string().contains("meaning"), "{review}");
+    // Without the model the score cannot be given; the reason says what would give it.
+    let blind = to_run(
+        env.command(&["review", "--quarantined", "--json"])
+            .env("SUBCOG_EMBEDDING_MODEL_DIR", env.home.join("no-model"))
+            .output()
+            .expect("spawn subcog"),
+    )
+    .ok()
+    .json();
+    assert!(
+        blind[0]["reasons"].to_string().contains("subcog model install"),
+        "{blind}"
+    );
     // Captured again, the duplicate says why the stored one is held.
     let again = env.run(&["capture", "-n", "learnings", cron, "--json"]).ok().json();
     assert_eq!(again["duplicate"], true, "{again}");

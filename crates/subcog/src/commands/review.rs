@@ -118,7 +118,13 @@ fn quarantined(app: &App, grep: Option<&str>) -> CommandResult {
                 let vector = e.embed_one(&m.content).ok()?;
                 subcog_core::quarantine::assess_meaning(e.model(), &vector).map(|v| v.reasons)
             })
-            .unwrap_or_else(|| vec!["held back when it was stored".into()])
+            .unwrap_or_else(|| {
+                vec![if embedder.is_some() {
+                    "held when it was stored; neither the rules nor the learned judgement hold it now (they have changed since)".into()
+                } else {
+                    "held when it was stored; no rule holds it now, and the learned judgement's score needs the embedding model (`subcog model install`)".into()
+                }]
+            })
     };
     if app.json() {
         let rows: Vec<_> = held
