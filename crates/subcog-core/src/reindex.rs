@@ -121,7 +121,9 @@ impl Subcog {
             let existing = self.store_for_read(scope)?;
             let mut memories: Vec<(Memory, bool)> = Vec::with_capacity(snapshot.memories.len());
             for m in snapshot.memories {
+                // Only active memories can be held; the others need no look-up.
                 let known = match &existing {
+                    _ if m.status != crate::model::Status::Active => true,
                     Some(store) => store.get(&m.id)?.is_some_and(|row| row.content == m.content),
                     None => false,
                 };
@@ -129,15 +131,12 @@ impl Subcog {
             }
             let held = self.screen_new_texts(&mut memories, screen_meaning);
             let memories: Vec<Memory> = memories.into_iter().map(|(m, _)| m).collect();
-            let wrote = if held.is_empty() { Vec::new() } else { memories.clone() };
             self.index_memories(scope, memories, &snapshot.with_meta, &mut r, progress)?;
             if !held.is_empty() {
-                let took = self.write_back_holds(scope, &repo, &wrote, held.clone())?;
-                r.held = held
-                    .iter()
-                    .filter(|(_, m)| took.contains(&m.id))
-                    .map(|(_, m)| m.id.to_string())
-                    .collect();
+                // Only the held versions need checking against the rows written.
+                let wrote: Vec<Memory> = held.iter().map(|(_, m)| m.clone()).collect();
+                let took = self.write_back_holds(scope, &repo, &wrote, held)?;
+                r.held = took.iter().map(MemoryId::to_string).collect();
                 tracing::warn!(
                     count = r.held.len(),
                     scope = scope.as_str(),
