@@ -89,8 +89,7 @@ const W: &str = r"[^.!?\n]";
 const ADDR: &str =
     r"\b(?:assistants?|agents?|ai|llms?|claude|copilot|chatgpt|gpt|bots?|language models?|coding agents?|models?)\b";
 const CREDENTIALS: &str = r"(?:\.env\b|\bsecrets?\b|\btokens?\b|\bapi[ _-]?keys?\b|\bpasswords?\b|\bcredentials?\b|\bprivate keys?\b|\bssh keys?\b|\bid_rsa|\bid_ed25519|~/\.(?:ssh|aws|config|kube|docker|npmrc|netrc|pypirc|gnupg|git-credentials)|\b(?:session|auth|browser|login) cookies?\b|\benvironment variables?\b|\benv vars?\b|\bkeychain\b|oauth_token|kubeconfig|\bprintenv\b|\bsession (?:ids?|tokens?)\b|/etc/(?:passwd|shadow)|\bsigning keys?\b)";
-const OUTSIDE: &str =
-    r"(?:https?://|\b\d{1,3}(?:\.\d{1,3}){3}\b|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\bwebhook|\bpastebin|\bgist\b|\bngrok)";
+const OUTSIDE: &str = r"(?:https?://|\bs?ftp://|\bscp://|\b\d{1,3}(?:\.\d{1,3}){3}\b|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\bwebhook|\bpastebin|\bgist\b|\bngrok)";
 
 /// Every "`first` `second`" pair, as anchors.
 fn pairs(first: &[&'static str], second: &[&'static str]) -> Vec<&'static str> {
@@ -156,7 +155,7 @@ static SIGNALS: LazyLock<Vec<Signal>> = LazyLock::new(|| {
         "sent out",
         1.0,
         Harm,
-        vec!["http", "@", "webhook", "pastebin", "gist", "ngrok"],
+        vec!["http", "ftp://", "scp://", "@", "webhook", "pastebin", "gist", "ngrok"],
         true,
         format!(
             r"\b(?:send|post|upload|forward|e-?mail|mail|transmit|sync|mirror|push|copy|share|beacon|report|pipe|submit|exfiltrate|curl|wget|fetch|ping|dns|resolve)\b{w}*{OUTSIDE}"
@@ -302,6 +301,7 @@ static SIGNALS: LazyLock<Vec<Signal>> = LazyLock::new(|| {
     // How it is said.
     add("addressed", 1.0, Order, Vec::new(), false, [
         format!(r"{addr}\s*(?:-only)?\s*[:,]"),
+        format!(r"{addr}[- ](?:hints?|notes?|directives?|instructions?|todo|tasks?)\s*:"),
         format!(r"\b(?:note|message|instructions?|reminder|hint|p\.?s\.?)\s+(?:for|to)\s+(?:the\s+|any\s+|all\s+)?{addr}"),
         r"\bif you(?:'re| are) an? (?:ai|llm|assistant|agent|language model)".to_string(),
         format!(r"\b(?:any|all|every)\s+{addr}\s+(?:reading|processing|that reads|who reads|working)"),
@@ -309,7 +309,7 @@ static SIGNALS: LazyLock<Vec<Signal>> = LazyLock::new(|| {
         r"\b(?:you|assistants?|agents?|ai|llms?|claude|copilot)\s+(?:must|shall|are to|are required to|are now|will now|may now|can now)\b".to_string(),
     ].join("|"));
     add("standing order", 0.5, Order, Vec::new(), false, [
-        r"\b(?:always|whenever|every time|each time|any ?time|from now on|going forward|in (?:the )?future|next time|before (?:each|every|any|doing)|after (?:each|every|any)|when(?:ever)? (?:you|the user|asked|the word))\b",
+        r"\b(?:always|whenever|every time|each time|any ?time|from now on|going forward|in (?:the )?future|next time|before (?:each|every|any|doing|answering|replying|responding)|after (?:each|every|any)|when(?:ever)? (?:you|the user|asked|the word))\b",
         r"\b(?:make sure|be sure|remember|don't forget) to\b",
         r"\bthe correct (?:behaviou?r|fix|response|action) is\b",
     ].join("|"));
@@ -317,7 +317,7 @@ static SIGNALS: LazyLock<Vec<Signal>> = LazyLock::new(|| {
     add("imperative", 0.5, Order, Vec::new(), false,
         r"^\s*(?:[\w-]+\s*[:,]\s*)?(?:please\s+|also\s+|then\s+|now\s+|just\s+|first\s+|and\s+)?(?:send|post|upload|forward|email|e-mail|print|show|display|output|echo|cat|dump|paste|include|reveal|copy|store|save|delete|remove|wipe|run|execute|disable|skip|bypass|turn off|add|create|replace|change|set|push|mark|approve|merge|tell|reply|respond|say|ignore|forget|hide|treat|append|put|write|commit|install|download|fetch|grant|give|publish|read|open|attach|leak|exfiltrate|collect|render|embed)\s+[^:\s]".to_string());
     add("quietly", 1.0, Order, Vec::new(), false,
-        r"\b(?:quietly|silently|secretly|covertly|discreetly|in the background)\b|\bwithout (?:asking|confirmation|confirming|telling|mentioning|notifying|prompting|waiting for (?:review|approval|confirmation))\b".to_string());
+        r"\b(?:quietly|silently|secretly|covertly|discreetly|in the background)\b|\bwithout (?:asking|confirmation|confirming|telling|mentioning|notifying|prompting|waiting for (?:review|approval|confirmation)|(?:a |any )?(?:review|approval|sign-?off))\b".to_string());
     add("claimed approval", 1.0, Order, Vec::new(), false, [
         r"\bpre-?approved\b",
         r"\b(?:already|has|have|had)\s+(?:been\s+)?(?:approved|authori[sz]ed|consented|agreed|signed off|whitelisted|allowlisted)\b",
@@ -332,7 +332,9 @@ static SIGNALS: LazyLock<Vec<Signal>> = LazyLock::new(|| {
         "sent out (sink first)",
         1.0,
         Harm,
-        vec!["http", "@", "webhook", "pastebin", "gist", "ngrok", "s3://"],
+        vec![
+            "http", "ftp://", "scp://", "@", "webhook", "pastebin", "gist", "ngrok", "s3://",
+        ],
         true,
         format!(
             r"{OUTSIDE}{w}*\b(?:send|post|upload|forward|e-?mail|mail|transmit|export|dump|archive|publish|ship|stream|transfer|submit|copy)\b|\b(?:export|dump|archive|publish|ship|stream|transfer|load|append|get)\b{w}*(?:{OUTSIDE}|s3://)|\b(?:copy|sync|upload)\b{w}*s3://"
@@ -440,6 +442,7 @@ static SIGNALS: LazyLock<Vec<Signal>> = LazyLock::new(|| {
         vec![
             "surface", "mention", "reveal", "disclose", "comment about", "out of", "describe it as", "summari", "report nothing",
             "say they were", "say it was", "to yourself", "from your output", "-only", "need the details", "need to know",
+            "explain", "flag", "announce", "point out", "call out", "never report", "never tell", "never say", "no need to",
         ],
         false,
         [
@@ -448,6 +451,9 @@ static SIGNALS: LazyLock<Vec<Signal>> = LazyLock::new(|| {
             r"\bleave (?:it|this|them) out of\b|\bdescribe it as\b|\bsummari[sz]e (?:your work |it |this )?as\b|\breport nothing unusual\b",
             r"\bsay (?:they|it) (?:were|was)\b|\bkeep the link to yourself\b|\bsuppress\b[^.!?\n]*\bfrom your output\b",
             r"\b(?:agent|assistant)-only\b|\bthe user (?:doesn't|does not|don't) need (?:the details|to know)\b",
+            // Round 3 (from holdout8's misses, read once on holdout9).
+            r"\b(?:don't|do not|never|no need to)\s+(?:explain|flag|announce|point out|call out)\s+(?:this|it|that|them)\b",
+            r"\bnever (?:reports?|tells?|says?) what (?:it|you|they) (?:did|does|changed|do)\b|\bno need to (?:tell|inform|notify)\b",
         ]
         .join("|"),
     );
@@ -488,6 +494,76 @@ static SIGNALS: LazyLock<Vec<Signal>> = LazyLock::new(|| {
         false,
         r"^\s*(?:[\w-]+\s*[:,]\s*)?(?:please\s+|also\s+|then\s+|now\s+|just\s+|first\s+|and\s+)?(?:keep|leave|suppress|lower|widen|relax|allow|export|generate|point|upload|summari[sz]e|copy|list|describe|register|replace)\s+[^:\s]".to_string(),
     );
+    // Round 3: written as families from holdout8's misses, read once on holdout9.
+    add(
+        "privilege",
+        0.5,
+        Harm,
+        vec!["iam:", "s3:*", "*:*", "grant all", "to public", "0.0.0.0/0", "administratoraccess", "cluster-admin", "kube-system"],
+        false,
+        r"\biam:\*|\bs3:\*|\*:\*|\bgrant all\b|\bto public\b|0\.0\.0\.0/0|\badministratoraccess\b|\bcluster-admin\b|\bkube-system\b".to_string(),
+    );
+    add(
+        "weakened (more)",
+        1.0,
+        Harm,
+        vec![
+            "skip_",
+            "disable_",
+            "no_",
+            "guardrail",
+            "safe",
+            "dangerouslysetinnerhtml",
+            "to match",
+        ],
+        false,
+        format!(
+            r"\b(?:skip|disable|no)_(?:sast|secret\w*|security\w*|scan\w*|audit\w*|signing|signature\w*|verify\w*|ssl\w*|tls\w*|auth\w*)\s*=\s*(?:1|true|yes|on)\b|\bguardrails?\b{w}*\b(?:removed|deleted|disabled|lifted|turned off|switched off|waived)\b|\|\s*safe\b|\bmark_safe\b|\bdangerouslysetinnerhtml\b|\b(?:expected (?:values?|outputs?|results?)|assertions?|snapshots?)\b{w}*\bto match (?:whatever|what(?:ever)? the code|the current output)"
+        ),
+    );
+    add(
+        "precedence",
+        1.5,
+        Subversion,
+        vec!["over", "above", "instead of", "rather than"],
+        false,
+        format!(
+            r"\b(?:follow|obey|prioriti[sz]e|prefer|trust|apply)\b{w}*\b(?:notes?|memories|memory|repository files|repo files|comments)\b{w}*\b(?:over|above|instead of|rather than)\b{w}*\b(?:the (?:chat )?user|users?|operator|system prompt|chat)\b"
+        ),
+    );
+    add(
+        "deception (answer)",
+        1.5,
+        Subversion,
+        vec!["no issues", "no problems", "no findings", "no vulnerabilities", "nothing was found", "nothing found"],
+        false,
+        r"\b(?:reply|respond|answer|say|report|claim|state|tell (?:the user|them|the reviewers?))\s+(?:to (?:the user|them) )?(?:that\s+)?(?:there (?:are|were) )?(?:no (?:issues|problems|findings|vulnerabilities)|nothing (?:was )?found)\b".to_string(),
+    );
+    add(
+        "reprogramming (more)",
+        1.5,
+        Subversion,
+        vec![
+            "deprecated", "retired", "expired", "rescinded", "lifted", "withdrawn", "waived", "ended", "revoked", "removed", "suspended",
+            "dropped", "this point", "reading this", "empty", "blank", "absent", "did not exist", "didn't exist", "unlearn", "your operator",
+            "operator config", "operator instructions", "operator prompt", "your system", "your safety", "your original", "system prompt",
+            "stop honou", "stop obey", "stop follow", "stop respect", "void", "null", "obsolete", "superseded", "invalid", "cancel", "moot",
+            "outdated", "stale", "as if your", "as if the",
+        ],
+        false,
+        [
+            format!(r"\b(?:previous|prior|earlier|original|your)\s+(?:\w+\s+){{0,2}}(?:instructions|guidelines|directives|system prompt|constraints|guardrails|restrictions)\b{w}*\b(?:deprecated|retired|expired|rescinded|lifted|withdrawn|waived|ended)\b"),
+            format!(r"\b(?:user'?s?|your|operator'?s?)\s+(?:\w+\s+){{0,2}}(?:constraints|instructions|restrictions|rules|guardrails)\b{w}*\b(?:were|are|have been|has been)\s+(?:lifted|rescinded|withdrawn|revoked|waived|removed|suspended|dropped)\b"),
+            format!(r"\b(?:constraints|instructions|directives|guidelines|anything you|everything you)\b{w}*\b(?:before|prior to)\s+(?:this point|reading this)\b"),
+            r"\bas if (?:your|the) (?:system prompt|instructions|guardrails|rules|constraints|guidelines)\s+(?:were|was|are|is)\s+(?:empty|blank|absent|missing|gone|off|disabled)\b|\bas if (?:your|the) (?:system prompt|instructions|guardrails|constraints|guidelines) (?:did not|didn't) exist\b".to_string(),
+            format!(r"\bunlearn (?:the|your|that|this)\b{w}*\b(?:habit|rule|instruction|guideline|behaviou?r|training)"),
+            format!(r"\b(?:throw out|throw away|scrap|discard|abandon|set aside|drop)\s+(?:(?:all|the|your|any)\s+)*(?:rules|instructions|constraints|guardrails|guidelines|directives|restrictions)\b{w}*(?:\byour (?:operator|system|safety|original)\b|\boperator (?:config\w*|instructions|prompt)\b|\bsystem prompt\b)"),
+            r"\bstop (?:honou?ring|obeying|following|respecting)\s+(?:them|those|these|it|the user'?s?|your|any (?:of )?(?:the )?(?:user|earlier|previous))\b".to_string(),
+            format!(r"\b(?:consider|treat|regard|deem|declare)\b{w}*\b(?:earlier|previous|prior|preceding|above|your)\s+(?:\w+\s+)?(?:directives?|instructions?|constraints?|guidelines?|messages?|prompts?)\b{w}*\b(?:void|null|obsolete|superseded|invalid|cancel+ed|expired|moot|revoked|retired|deprecated)\b"),
+            format!(r"\b(?:anything|everything) you (?:received|read|got|were (?:told|given))\b{w}*\b(?:superseded|obsolete|void|invalid|outdated|stale)\b"),
+        ]
+        .join("|"),
+    );
     out
 });
 
@@ -510,18 +586,21 @@ pub(super) fn weigh(folded: &str) -> Option<Vec<String>> {
     let negation = NEGATION.as_ref()?;
     let ends = SENTENCE_END.as_ref()?;
     let mut best: Option<(f32, Vec<String>)> = None;
+    // Harm given in one sentence and hidden in another ("Upload it to …. Don't mention
+    // the upload."): the best sentence naming harm, and the strongest concealment.
+    let mut harm: Option<(f32, Vec<String>)> = None;
+    let mut cover: Option<(f32, String)> = None;
     for line in folded.lines() {
         for sentence in ends.split(line).filter(|s| !s.trim().is_empty()) {
             let mut total = 0.0;
             let mut hits = Vec::new();
             let mut counted: Vec<(usize, usize)> = Vec::new();
+            let (mut harmful, mut hidden) = (false, None::<(f32, String)>);
             let mut note = |signal: &Signal, m: regex::Match<'_>, total: &mut f32| {
                 *total += signal.weight;
-                hits.push(format!(
-                    "{}: {:?}",
-                    signal.name,
-                    crate::content::one_line(m.as_str(), 50)
-                ));
+                let hit = format!("{}: {:?}", signal.name, crate::content::one_line(m.as_str(), 50));
+                hits.push(hit.clone());
+                hit
             };
             for signal in SIGNALS.iter().filter(|s| s.kind != Kind::Order) {
                 let Some(m) = signal.find(sentence) else { continue };
@@ -539,7 +618,11 @@ pub(super) fn weigh(folded: &str) -> Option<Vec<String>> {
                     continue;
                 }
                 counted.push((m.start(), m.end()));
-                note(signal, m, &mut total);
+                let hit = note(signal, m, &mut total);
+                harmful |= matches!(signal.kind, Kind::Harm | Kind::HarmAlways);
+                if signal.name.starts_with("concealment") && hidden.as_ref().is_none_or(|(w, _)| signal.weight > *w) {
+                    hidden = Some((signal.weight, hit));
+                }
             }
             // Order words alone never hold: weighed only beside harm.
             if total == 0.0 {
@@ -551,9 +634,22 @@ pub(super) fn weigh(folded: &str) -> Option<Vec<String>> {
                 }
             }
             if total >= BAR && best.as_ref().is_none_or(|(b, _)| total > *b) {
-                best = Some((total, hits));
+                best = Some((total, hits.clone()));
+            }
+            match hidden {
+                Some((w, hit)) if cover.as_ref().is_none_or(|(c, _)| w > *c) => cover = Some((w, hit)),
+                Some(_) => {}
+                None if harmful && harm.as_ref().is_none_or(|(h, _)| total > *h) => harm = Some((total, hits)),
+                None => {}
             }
         }
+    }
+    if best.is_none()
+        && let (Some((h, mut hits)), Some((c, hit))) = (harm, cover)
+        && h + c >= BAR
+    {
+        hits.push(hit);
+        return Some(hits);
     }
     best.map(|(_, hits)| hits)
 }
@@ -572,7 +668,7 @@ mod tests {
     /// the labelled notes (and on plain conversation) must contain one.
     #[test]
     fn every_signal_compiles_and_its_anchors_cover_its_matches() {
-        assert_eq!(SIGNALS.len(), 25);
+        assert_eq!(SIGNALS.len(), 30);
         assert!(NEGATION.is_some() && SENTENCE_END.is_some());
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/quarantine");
         let mut sentences = Vec::new();

@@ -46,7 +46,15 @@ pub fn assess(text: &str) -> Option<Verdict> {
     let mut reasons = rules::matches(text, &readings);
     if reasons.is_empty() {
         let lines: String = text.lines().map(normalize::fold).collect::<Vec<_>>().join("\n");
+        // Harm hidden in an encoding or written backwards is weighed as read.
         reasons = directives::weigh(&lines)
+            .or_else(|| {
+                readings
+                    .decoded
+                    .iter()
+                    .chain(&readings.scrambled)
+                    .find_map(|r| directives::weigh(r))
+            })
             .or_else(|| foreign::find(text).map(|r| vec![r]))
             .unwrap_or_default();
     }

@@ -620,8 +620,60 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "obey",
             "backwards",
             "render",
+            "unescap",
         ],
-        r"\b(?:decode|decipher|un-?rot13|rot13|base64-?decode|hex-?decode|url-?decode)\w*\b[^.\n]{0,30}\b(?:and\s+)?(?:then\s+)?(?:follow|execute|obey|carry (?:it )?out|perform|comply|act on|apply)\b|\b(?:follow|execute|obey)\b[^.\n]{0,30}\b(?:after|once)\s+(?:url-|hex-|base64-)?decod|\b(?:read|reverse) (?:this|it|the text) backwards and (?:do|follow|execute|run) it\b|\brender (?:these|the) (?:html )?entities and (?:follow|execute|obey|do)\b",
+        r"\b(?:decode|decipher|un-?rot13|rot13|base64-?decode|hex-?decode|url-?decode|unescape)\w*\b[^.\n]{0,30}\b(?:and\s+)?(?:then\s+)?(?:follow|execute|obey|carry (?:it )?out|perform|comply|act on|apply|do (?:it|this|that|what it says)\b|run (?:it|this|that|the result|the output|the decoded))\b|\b(?:follow|execute|obey)\b[^.\n]{0,30}\b(?:after|once)\s+(?:url-|hex-|base64-)?decod|\b(?:read|reverse) (?:this|it|the text) backwards and (?:do|follow|execute|run) it\b|\brender (?:these|the) (?:html )?entities and (?:follow|execute|obey|do)\b",
+    );
+    // Round 3: written as families from holdout8's misses, read once on holdout9.
+    // A new identity that comes with powers no agent is given.
+    add(
+        "persona",
+        Plain,
+        false,
+        &[
+            "you are now",
+            "from now on",
+            "starting ",
+            "your role",
+            "your new role",
+            "your identity",
+            "your persona",
+            "become",
+            "assume the",
+            "switch persona",
+            "switch identity",
+            "switch role",
+            "roleplay",
+            "role-play",
+            "role play",
+            "pretend",
+        ],
+        r#"(?:\byou are now\b|\bfrom now on,? you(?:'re| are)\b|\bstarting (?:now|today|this session),? (?:you(?:'re| are)|your role is)\b|\byour (?:new )?(?:role|identity|persona) (?:is|will be)\b|\bbecome\s+['"]|\bassume the (?:role|identity|persona) of\b|\bswitch (?:persona|identity|roles?)\s*[:,-]|\brole-? ?play\b[^.\n]{0,40}\byou are\b|\bpretend (?:to be|you are)\b)[^\n]{0,200}?(?:\broot\b|\bsuperuser\b|\bbreak-?glass\b|\bunrestricted\b|\bno (?:restrictions|limits)\b|\bwithout (?:restrictions?|limits|review|approvals?|confirmations?|permission|asking)\b|\bnever asks?\b|\bskips? (?:approvals?|reviews?|confirmations?)\b|\bbypass\w*|\bsafety (?:features|checks|rules|filters)\b|\bgrant (?:your own|yourself)\b|\bpre-?waived\b|\bnever reports?\b)"#,
+    );
+    // A made-up transcript in which the agent agrees to something.
+    add(
+        "fabricated consent",
+        Lines,
+        false,
+        &[
+            "authori",
+            "confirmation",
+            "asking",
+            "permission",
+            "production",
+            "prod ",
+            "won't mention",
+            "not mention",
+        ],
+        r"(?m)^\s*>?\s*(?:agent|assistant|ai|bot|claude|copilot|you)\b[^:\n]{0,20}:\s*(?:okay|ok|confirmed|understood|sure|will do|got it|yes|agreed|noted)\b[\s\S]{0,400}?(?:\bauthori[sz]e|\bno confirmations?\b|\bwithout asking\b|\bpermission\b|\bproduction\b|\bprod (?:context|branch|cluster)\b|\bwon't mention\b|\bnot mention\b)|(?:\bauthori[sz]e|\bno confirmations?\b|\bstop asking\b|\bpermission\b|\bproduction\b|\bprod (?:context|branch|cluster)\b)[\s\S]{0,400}?^\s*>?\s*(?:agent|assistant|ai|bot|claude|copilot|you)\b[^:\n]{0,20}:\s*(?:okay|ok|confirmed|understood|sure|will do|got it|yes|agreed|noted)\b",
+    );
+    // A notice in the name of the agent's own platform that changes its guidelines.
+    add(
+        "fake system",
+        Plain,
+        false,
+        &["message from", "notice from", "update from", "announcement from"],
+        r"\b(?:message|notice|update|announcement) from (?:the )?(?:assistant|agent|ai|model|llm|claude|copilot) (?:platform|provider|runtime|vendor|operator|system)\b[^\n]{0,200}?\b(?:guidelines|instructions|policy|policies|prompt|rules)\b",
     );
     rules
 });
