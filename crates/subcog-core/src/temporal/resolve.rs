@@ -156,7 +156,11 @@ static PATTERNS: LazyLock<Vec<(Kind, Regex)>> = LazyLock::new(|| {
         ),
         p(
             Kind::Ago,
-            format!(r"\b{NUMBER}\s+(day|week|weekend|month|year)s?\s+ago\b"),
+            format!(r"\b{NUMBER}\s+(day|week|weekend|fortnight|month|year)s?\s+ago\b"),
+        ),
+        p(
+            Kind::In,
+            format!(r"\bin\s+{NUMBER}\s+(day|week|weekend|fortnight|month|year)s?(?:'?\s+time)?\b"),
         ),
         p(Kind::WeekBefore, r"\bthe (week|weekend|month|year) before(\s+last)?\b".into()),
         p(
@@ -165,8 +169,22 @@ static PATTERNS: LazyLock<Vec<(Kind, Regex)>> = LazyLock::new(|| {
         ),
         p(Kind::SeasonYear, format!(r"\b{SEASON}\s+(?:of\s+)?((?:19|20)\d{{2}})\b")),
         p(Kind::Season, format!(r"\b(last|this past|this|next|in|during)\s+(?:the\s+)?{SEASON}\b")),
-        p(Kind::RelWeekday, format!(r"\b(last|this past|this|next)\s+{WEEKDAY_SHORT}")),
+        p(Kind::RelWeekday, format!(r"\b(last|this past|this coming|this|next|coming)\s+{WEEKDAY_SHORT}")),
         p(Kind::BareWeekday, format!(r"\b(?:on\s+)?{WEEKDAY}\b")),
+        // "on the 21st": a day of a month the sentence leaves to its tense (checked in
+        // `resolve_all`: not "on the 2nd floor").
+        p(
+            Kind::Ordinal,
+            r"\b(?:on|by|until|till|from|before|after|for)\s+the\s+(\d{1,2})(?:st|nd|rd|th)\b".into(),
+        ),
+        p(
+            Kind::Holiday,
+            r"\b(christmas day|christmas eve|boxing day|new year'?s eve|new year'?s day|halloween|valentine'?s day|bonfire night|st\.? patrick'?s day|(?:(?:over|at|for|on|before|after|since|until|by|this|last|next)\s+)christmas)\b".into(),
+        ),
+        p(
+            Kind::Edge,
+            r"\b(?:the\s+)?(start|beginning|end)\s+of\s+(?:the\s+)?(this|last|next|the)?\s*(year|month|week)\b".into(),
+        ),
         // "I just got accepted": done on the memory's day (used only when nothing else dates it).
         p(
             Kind::JustDid,
@@ -207,12 +225,16 @@ enum Kind {
     NextMorning,
     Today,
     Ago,
+    In,
     WeekBefore,
     Rel,
     SeasonYear,
     Season,
     RelWeekday,
     BareWeekday,
+    Ordinal,
+    Holiday,
+    Edge,
     JustDid,
     Vague,
 }
@@ -232,6 +254,54 @@ pub fn resolve_all(text: &str, anchor: NaiveDate, order: DateOrder) -> Vec<Tempo
             let groups: Vec<String> = (1..caps.len())
                 .map(|i| caps.get(i).map(|m| m.as_str().to_lowercase()).unwrap_or_default())
                 .collect();
+            // "on the 2nd floor", "for the 3rd time": an ordinal that counts something.
+            if *kind == Kind::Ordinal && !ends_phrase(text.get(e..).unwrap_or_default()) {
+                continue;
+            }
+            // "the Christmas party" is not on Christmas Day.
+            if *kind == Kind::Holiday && names_a_thing(text.get(e..).unwrap_or_default()) {
+                continue;
+            }
+            // "for a week from Saturday" counts forward from a date the text names.
+            if *kind == Kind::For {
+                let rest = text.get(e..).unwrap_or_default().trim_start().to_lowercase();
+                if ["from ", "starting", "beginning", "after "]
+                    .iter()
+                    .any(|w| rest.starts_with(w))
+                {
+                    continue;
+                }
+            }
+            // "by the end of the month" is a deadline, not when anything happened.
+            if *kind == Kind::Edge {
+                let before = text.get(..s).unwrap_or_default().trim_end().to_lowercase();
+                if before.ends_with(" by") || before == "by" {
+                    continue;
+                }
+            }
+            // "in two weeks" is a date ahead; "finish it in six weeks" a duration.
+            if *kind == Kind::In {
+                let before = text.get(..s).unwrap_or_default().trim_end().to_lowercase();
+                let last = before.rsplit(|c: char| !c.is_alphanumeric()).next().unwrap_or_default();
+                if [
+                    "it",
+                    "them",
+                    "this",
+                    "that",
+                    "done",
+                    "finish",
+                    "finished",
+                    "complete",
+                    "completed",
+                    "ready",
+                    "only",
+                    "just",
+                ]
+                .contains(&last)
+                {
+                    continue;
+                }
+            }
             // "every Monday", "each Friday": a schedule, not a date.
             if *kind == Kind::BareWeekday {
                 let before = text.get(..s).unwrap_or_default().to_lowercase();
@@ -239,7 +309,7 @@ pub fn resolve_all(text: &str, anchor: NaiveDate, order: DateOrder) -> Vec<Tempo
                     continue;
                 }
             }
-            let tense = super::tense::around(text, s);
+            let tense = super::tense::around_expression(text, s, e);
             let text = whole.as_str().to_string();
             let resolved = if *kind == Kind::Vague {
                 // Named but not placeable: kept as words, never given invented dates.
@@ -498,7 +568,11 @@ fn resolve(kind: Kind, g: &[String], anchor: NaiveDate, order: DateOrder, tense:
             if matches!(g.first()?.as_str(), "a few" | "several") {
                 return None;
             }
-            let unit = g.get(1)?.as_str();
+            let (unit, n) = match g.get(1)?.as_str() {
+                // A fortnight is two weeks.
+                "fortnight" => ("week", n * 2),
+                other => (other, n),
+            };
             let at = shift(anchor, unit, -n)?;
             match unit {
                 "day" => day(at, c),
@@ -510,6 +584,26 @@ fn resolve(kind: Kind, g: &[String], anchor: NaiveDate, order: DateOrder, tense:
                 // honest estimate. Further back, the year is as precise as it gets.
                 _ if n == 1 => month(at.year(), at.month(), c * 0.8),
                 _ => year(at.year(), c),
+            }
+        }
+        Kind::In => {
+            // "in two weeks": a date ahead when the sentence looks ahead ("the hen do is in
+            // two weeks"); otherwise a duration ("finishing three in six weeks").
+            if tense != Tense::Future || matches!(g.first()?.as_str(), "a few" | "several" | "a couple of") {
+                return None;
+            }
+            let (n, _) = count(g.first()?)?;
+            let (unit, n) = match g.get(1)?.as_str() {
+                "fortnight" => ("week", n * 2),
+                other => (other, n),
+            };
+            let at = shift(anchor, unit, n)?;
+            match unit {
+                "day" => day(at, 0.6),
+                "week" => week(at, 0.6),
+                "weekend" => weekend(at, 0.6),
+                "month" => month(at.year(), at.month(), 0.6),
+                _ => month(at.year(), at.month(), 0.5),
             }
         }
         Kind::WeekBefore => {
@@ -549,6 +643,8 @@ fn resolve(kind: Kind, g: &[String], anchor: NaiveDate, order: DateOrder, tense:
             match g.first()?.as_str() {
                 // "last Friday": the most recent Friday before the memory's day.
                 "last" | "this past" => day(most_recent_before(anchor, wd), 0.85),
+                // "this coming Friday": the first one after it.
+                "this coming" | "coming" => day(first_after(anchor, wd), 0.85),
                 "next" => day(this + Duration::days(7), 0.75),
                 _ => day(this, 0.8),
             }
@@ -559,6 +655,87 @@ fn resolve(kind: Kind, g: &[String], anchor: NaiveDate, order: DateOrder, tense:
                 day(first_after(anchor, wd), 0.7)
             } else {
                 day(most_recent_before(anchor, wd), 0.7)
+            }
+        }
+        Kind::Ordinal => {
+            // The day in this month, the last or the next, placed by the tense.
+            let d = num(0)?;
+            let months = [
+                anchor.checked_sub_months(Months::new(1))?,
+                anchor,
+                anchor.checked_add_months(Months::new(1))?,
+            ];
+            let dates = months
+                .iter()
+                .filter_map(|m| NaiveDate::from_ymd_opt(m.year(), m.month(), d));
+            let at = match tense {
+                Tense::Past => dates.filter(|c| *c <= anchor).max(),
+                Tense::Future => dates.filter(|c| *c >= anchor).min(),
+                Tense::Unknown => dates.min_by_key(|c| (*c - anchor).num_days().abs()),
+            }?;
+            day(at, 0.7)
+        }
+        Kind::Holiday => {
+            let name = g.first()?.as_str();
+            let (m, d) = if name.contains("christmas eve") {
+                (12, 24)
+            } else if name.contains("christmas") {
+                (12, 25)
+            } else if name.starts_with("boxing") {
+                (12, 26)
+            } else if name.contains("eve") {
+                (12, 31)
+            } else if name.starts_with("new year") {
+                (1, 1)
+            } else if name.starts_with("halloween") {
+                (10, 31)
+            } else if name.starts_with("valentine") {
+                (2, 14)
+            } else if name.starts_with("bonfire") {
+                (11, 5)
+            } else {
+                (3, 17)
+            };
+            let at = if name.starts_with("last ") {
+                month_day(anchor, m, d, Tense::Past)
+            } else if name.starts_with("next ") {
+                month_day(anchor, m, d, Tense::Future)
+            } else {
+                month_day(anchor, m, d, tense)
+            }?;
+            day(at, 0.75)
+        }
+        Kind::Edge => {
+            let (edge, dir, unit) = (g.first()?.as_str(), g.get(1)?.as_str(), g.get(2)?.as_str());
+            let step = match dir {
+                "last" => -1,
+                "next" => 1,
+                _ => 0,
+            };
+            let part = |at: NaiveDate| -> Option<Resolved> {
+                if unit == "week" {
+                    // "by the end of next week": that week.
+                    week(at, 0.6)
+                } else if unit == "year" {
+                    // The first or last month of the year.
+                    month(at.year(), if edge == "end" { 12 } else { 1 }, 0.6)
+                } else {
+                    let (first, last, _, _) = month(at.year(), at.month(), 0.6)?;
+                    let (a, b) = if edge == "end" {
+                        (last - Duration::days(9), last)
+                    } else {
+                        (first, first + Duration::days(9))
+                    };
+                    Some((a, b, Granularity::Span, 0.6))
+                }
+            };
+            let found = part(shift(anchor, unit, step)?)?;
+            // "the start of the year" said in November of a plan is the next one; "the end
+            // of the year" said in February of something done is the last one.
+            match (step, tense) {
+                (0, Tense::Future) if found.1 < anchor => part(shift(anchor, unit, 1)?),
+                (0, Tense::Past) if found.0 > anchor => part(shift(anchor, unit, -1)?),
+                _ => Some(found),
             }
         }
         Kind::Season => season(g.first()?, g.get(1)?, anchor),
@@ -577,6 +754,73 @@ fn resolve(kind: Kind, g: &[String], anchor: NaiveDate, order: DateOrder, tense:
         }
         Kind::Vague => None,
     }
+}
+
+/// Whether what follows an ordinal ends the phrase ("on the 21st, …", "on the 21st and")
+/// rather than naming what it counts ("on the 2nd floor").
+fn ends_phrase(rest: &str) -> bool {
+    let rest = rest.trim_start();
+    let word: String = rest
+        .chars()
+        .take_while(|c| c.is_alphabetic())
+        .collect::<String>()
+        .to_lowercase();
+    rest.is_empty()
+        || rest.starts_with(|c: char| ".,;:!?)–-\"'".contains(c))
+        || [
+            "and", "at", "so", "too", "but", "because", "as", "when", "while", "to", "with", "which", "though", "if",
+            "or", "then", "in", "this", "next", "last", "of", "by", "until", "instead", "already", "again", "i", "we",
+        ]
+        .contains(&word.as_str())
+}
+
+/// Whether a holiday's name is followed by a thing named after it ("Christmas party").
+fn names_a_thing(rest: &str) -> bool {
+    let word: String = rest
+        .trim_start()
+        .chars()
+        .take_while(|c| c.is_alphabetic())
+        .collect::<String>()
+        .to_lowercase();
+    [
+        "party",
+        "parties",
+        "market",
+        "markets",
+        "tree",
+        "trees",
+        "card",
+        "cards",
+        "shopping",
+        "lights",
+        "jumper",
+        "sweater",
+        "list",
+        "song",
+        "songs",
+        "music",
+        "movie",
+        "film",
+        "break",
+        "holiday",
+        "holidays",
+        "season",
+        "period",
+        "rush",
+        "sale",
+        "sales",
+        "costume",
+        "costumes",
+        "decorations",
+        "present",
+        "presents",
+        "gift",
+        "gifts",
+        "fair",
+        "concert",
+        "show",
+    ]
+    .contains(&word.as_str())
 }
 
 fn is_just(text: &str) -> bool {

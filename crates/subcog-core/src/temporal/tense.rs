@@ -21,7 +21,7 @@ pub enum Tense {
 
 static FUTURE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)\b(will|won't|shall|going to|gonna|plan(?:s|ned|ning)?\s+(?:to|for|on)|planned|scheduled|slated|upcoming|is set for|are set for|we'll|i'll|you'll|they'll|it'll|he'll|she'll|let's|need to|has to|have to|hope to|want to|intend to|expect(?:ed|s)? to|tentatively)\b",
+        r"(?i)\b(will|won't|shall|going to|gonna|plan(?:s|ned|ning)?\s+(?:to|for|on)|planned|scheduled|slated|upcoming|is set for|are set for|we'll|i'll|you'll|they'll|it'll|he'll|she'll|let's|need to|has to|have to|hope to|want to|intend to|expect(?:ed|s)? to|tentatively|booked (?:for|in)|(?:is|are|'s|'re) booked|confirmed for|signed up for|registered for|enrolled (?:in|on|for)|invited to|accepted to|tickets? (?:for|to)|reserved for|penciled in|pencilled in|(?:'m|'re|'s|\bam|\bare|\bis)\s+(?:\w+ly\s+)?(?:going|flying|driving|heading|meeting|moving|starting|hosting|visiting|leaving|getting|having|taking|seeing|travell?ing|coming|joining|presenting|speaking|launching|shipping|releasing|running|playing|doing))\b",
     )
     .expect("constant regex")
 });
@@ -38,10 +38,19 @@ const NOT_PAST: &[&str] = &[
 
 static PRESENT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)\b(is|are|starts?|begins?|expires?|ends?|runs? out|due|opens?|closes?|kicks? off|lands?|happens?)\b",
+        r"(?i)\b(is|are|starts?|begins?|expires?|ends?|runs? out|due|opens?|closes?|kicks? off|lands?|happens?|fly|flies|leaves?|departs?|arrives?|returns?|goes live|go live|moves? (?:in|out)|(?:'ve|have|'s|has) got)\b",
     )
     .expect("constant regex")
 });
+
+/// The tense of the sentence of `text` that holds the expression at `at..end`, read
+/// without the expression's own words ("the *start* of the year" is no verb).
+pub fn around_expression(text: &str, at: usize, end: usize) -> Tense {
+    match (text.get(..at), text.get(end..)) {
+        (Some(before), Some(after)) => around(&format!("{before} {after}"), at),
+        _ => around(text, at),
+    }
+}
 
 /// The tense of the sentence of `text` that holds byte offset `at`.
 pub fn around(text: &str, at: usize) -> Tense {
@@ -60,7 +69,33 @@ pub fn around(text: &str, at: usize) -> Tense {
         .chain(after.find(". "))
         .min()
         .map_or(text.len(), |p| at + p);
-    of(text.get(start..end).unwrap_or(text))
+    let sentence = text.get(start..end).unwrap_or(text);
+    // The clause that holds the expression speaks first: in "My offer was accepted on the
+    // 11th and I move in on the 18th of February" the move is ahead.
+    let inner = at.saturating_sub(start);
+    match of(clause(sentence, inner)) {
+        Tense::Unknown => of(sentence),
+        told => told,
+    }
+}
+
+/// The clause of `sentence` around byte offset `at`: cut at commas, colons, dashes and
+/// the conjunctions that join two clauses.
+fn clause(sentence: &str, at: usize) -> &str {
+    static CUT: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i),|:|\s[–-]\s|\s(?:and|but|so|because|while|whereas|although|though)\s")
+            .expect("constant regex")
+    });
+    let (mut from, mut to) = (0, sentence.len());
+    for m in CUT.find_iter(sentence) {
+        if m.end() <= at {
+            from = m.end();
+        } else if m.start() >= at {
+            to = m.start();
+            break;
+        }
+    }
+    sentence.get(from..to).unwrap_or(sentence)
 }
 
 /// The tense of one sentence (see the module docs).
@@ -70,7 +105,14 @@ pub fn of(sentence: &str) -> Tense {
     }
     let past = PAST.find_iter(sentence).any(|m| {
         let w = m.as_str().to_lowercase();
-        !NOT_PAST.contains(&w.as_str())
+        // "I've got an appointment" is British for "I have".
+        let have_got = w == "got" && {
+            let before = sentence.get(..m.start()).unwrap_or_default().trim_end().to_lowercase();
+            ["'ve", "have", "'s", "has", "\u{2019}ve", "\u{2019}s"]
+                .iter()
+                .any(|h| before.ends_with(h))
+        };
+        !NOT_PAST.contains(&w.as_str()) && !have_got
     });
     if past {
         Tense::Past
@@ -100,5 +142,12 @@ mod tests {
         // Only the sentence that holds the expression counts.
         let text = "I'm planning to volunteer next weekend. I just got back from mass on March 19th.";
         assert_eq!(around(text, text.find("March").unwrap_or(0)), Tense::Past);
+        // The clause first, then the sentence.
+        let text = "My offer was accepted on the 11th and I move in on the 18th of February.";
+        assert_eq!(around(text, text.find("18th").unwrap_or(0)), Tense::Future);
+        assert_eq!(around(text, text.find("11th").unwrap_or(0)), Tense::Past);
+        let text = "On October 20, we shipped the beta.";
+        assert_eq!(around(text, text.find("October").unwrap_or(0)), Tense::Past);
+        assert_eq!(of("I've got a dentist appointment"), Tense::Future);
     }
 }
