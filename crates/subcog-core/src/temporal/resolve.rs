@@ -677,25 +677,8 @@ fn resolve(kind: Kind, g: &[String], anchor: NaiveDate, order: DateOrder, tense:
         }
         Kind::Holiday => {
             let name = g.first()?.as_str();
-            let (m, d) = if name.contains("christmas eve") {
-                (12, 24)
-            } else if name.contains("christmas") {
-                (12, 25)
-            } else if name.starts_with("boxing") {
-                (12, 26)
-            } else if name.contains("eve") {
-                (12, 31)
-            } else if name.starts_with("new year") {
-                (1, 1)
-            } else if name.starts_with("halloween") {
-                (10, 31)
-            } else if name.starts_with("valentine") {
-                (2, 14)
-            } else if name.starts_with("bonfire") {
-                (11, 5)
-            } else {
-                (3, 17)
-            };
+            let (_, m, d) = HOLIDAYS.iter().find(|(word, _, _)| name.contains(word))?;
+            let (m, d) = (*m, *d);
             let at = if name.starts_with("last ") {
                 month_day(anchor, m, d, Tense::Past)
             } else if name.starts_with("next ") {
@@ -755,6 +738,19 @@ fn resolve(kind: Kind, g: &[String], anchor: NaiveDate, order: DateOrder, tense:
         Kind::Vague => None,
     }
 }
+
+/// Fixed-date holidays by a word their name contains, the first that matches: month, day.
+const HOLIDAYS: &[(&str, u32, u32)] = &[
+    ("christmas eve", 12, 24),
+    ("christmas", 12, 25),
+    ("boxing", 12, 26),
+    ("eve", 12, 31),
+    ("new year", 1, 1),
+    ("halloween", 10, 31),
+    ("valentine", 2, 14),
+    ("bonfire", 11, 5),
+    ("patrick", 3, 17),
+];
 
 /// Whether what follows an ordinal ends the phrase ("on the 21st, …", "on the 21st and")
 /// rather than naming what it counts ("on the 2nd floor").
