@@ -254,60 +254,12 @@ pub fn resolve_all(text: &str, anchor: NaiveDate, order: DateOrder) -> Vec<Tempo
             let groups: Vec<String> = (1..caps.len())
                 .map(|i| caps.get(i).map(|m| m.as_str().to_lowercase()).unwrap_or_default())
                 .collect();
-            // "on the 2nd floor", "for the 3rd time": an ordinal that counts something.
-            if *kind == Kind::Ordinal && !ends_phrase(text.get(e..).unwrap_or_default()) {
+            if ruled_out(
+                *kind,
+                text.get(..s).unwrap_or_default(),
+                text.get(e..).unwrap_or_default(),
+            ) {
                 continue;
-            }
-            // "the Christmas party" is not on Christmas Day.
-            if *kind == Kind::Holiday && names_a_thing(text.get(e..).unwrap_or_default()) {
-                continue;
-            }
-            // "for a week from Saturday" counts forward from a date the text names.
-            if *kind == Kind::For {
-                let rest = text.get(e..).unwrap_or_default().trim_start().to_lowercase();
-                if ["from ", "starting", "beginning", "after "]
-                    .iter()
-                    .any(|w| rest.starts_with(w))
-                {
-                    continue;
-                }
-            }
-            // "by the end of the month" is a deadline, not when anything happened.
-            if *kind == Kind::Edge {
-                let before = text.get(..s).unwrap_or_default().trim_end().to_lowercase();
-                if before.ends_with(" by") || before == "by" {
-                    continue;
-                }
-            }
-            // "in two weeks" is a date ahead; "finish it in six weeks" a duration.
-            if *kind == Kind::In {
-                let before = text.get(..s).unwrap_or_default().trim_end().to_lowercase();
-                let last = before.rsplit(|c: char| !c.is_alphanumeric()).next().unwrap_or_default();
-                if [
-                    "it",
-                    "them",
-                    "this",
-                    "that",
-                    "done",
-                    "finish",
-                    "finished",
-                    "complete",
-                    "completed",
-                    "ready",
-                    "only",
-                    "just",
-                ]
-                .contains(&last)
-                {
-                    continue;
-                }
-            }
-            // "every Monday", "each Friday": a schedule, not a date.
-            if *kind == Kind::BareWeekday {
-                let before = text.get(..s).unwrap_or_default().to_lowercase();
-                if before.ends_with("every ") || before.ends_with("each ") {
-                    continue;
-                }
             }
             let tense = super::tense::around_expression(text, s, e);
             let text = whole.as_str().to_string();
@@ -752,72 +704,110 @@ const HOLIDAYS: &[(&str, u32, u32)] = &[
     ("patrick", 3, 17),
 ];
 
-/// Whether what follows an ordinal ends the phrase ("on the 21st, …", "on the 21st and")
-/// rather than naming what it counts ("on the 2nd floor").
-fn ends_phrase(rest: &str) -> bool {
-    let rest = rest.trim_start();
-    let word: String = rest
-        .chars()
-        .take_while(|c| c.is_alphabetic())
-        .collect::<String>()
-        .to_lowercase();
-    rest.is_empty()
-        || rest.starts_with(|c: char| ".,;:!?)–-\"'".contains(c))
-        || [
-            "and", "at", "so", "too", "but", "because", "as", "when", "while", "to", "with", "which", "though", "if",
-            "or", "then", "in", "this", "next", "last", "of", "by", "until", "instead", "already", "again", "i", "we",
-        ]
-        .contains(&word.as_str())
+/// Whether the words around a match say it is no date after all.
+fn ruled_out(kind: Kind, before: &str, after: &str) -> bool {
+    let (prev, next) = (last_word(before), next_word(after));
+    match kind {
+        // "on the 2nd floor", "for the 3rd time": an ordinal that counts something.
+        Kind::Ordinal => {
+            let rest = after.trim_start();
+            !(rest.is_empty()
+                || rest.starts_with(|c: char| ".,;:!?)–-\"'".contains(c))
+                || PHRASE_ENDS.contains(&next.as_str()))
+        }
+        // "the Christmas party" is not on Christmas Day.
+        Kind::Holiday => NAMED_AFTER_HOLIDAYS.contains(&next.as_str()),
+        // "for a week from Saturday" counts forward from a date the text names.
+        Kind::For => ["from", "starting", "beginning", "after"].contains(&next.as_str()),
+        // "by the end of the month" is a deadline, not when anything happened.
+        Kind::Edge => prev == "by",
+        // "in two weeks" is a date ahead; "finish it in six weeks" a duration.
+        Kind::In => DURATION_BEFORE.contains(&prev.as_str()),
+        // "every Monday", "each Friday": a schedule, not a date.
+        Kind::BareWeekday => prev == "every" || prev == "each",
+        _ => false,
+    }
 }
 
-/// Whether a holiday's name is followed by a thing named after it ("Christmas party").
-fn names_a_thing(rest: &str) -> bool {
-    let word: String = rest
-        .trim_start()
+/// The first word of `text`, lower-cased.
+fn next_word(text: &str) -> String {
+    text.trim_start()
         .chars()
         .take_while(|c| c.is_alphabetic())
         .collect::<String>()
-        .to_lowercase();
-    [
-        "party",
-        "parties",
-        "market",
-        "markets",
-        "tree",
-        "trees",
-        "card",
-        "cards",
-        "shopping",
-        "lights",
-        "jumper",
-        "sweater",
-        "list",
-        "song",
-        "songs",
-        "music",
-        "movie",
-        "film",
-        "break",
-        "holiday",
-        "holidays",
-        "season",
-        "period",
-        "rush",
-        "sale",
-        "sales",
-        "costume",
-        "costumes",
-        "decorations",
-        "present",
-        "presents",
-        "gift",
-        "gifts",
-        "fair",
-        "concert",
-        "show",
-    ]
-    .contains(&word.as_str())
+        .to_lowercase()
 }
+
+/// The last word of `text`, lower-cased.
+fn last_word(text: &str) -> String {
+    text.trim_end()
+        .rsplit(|c: char| !c.is_alphanumeric())
+        .next()
+        .unwrap_or_default()
+        .to_lowercase()
+}
+
+/// Words after an ordinal that end its phrase ("on the 21st, …", "on the 21st and").
+const PHRASE_ENDS: &[&str] = &[
+    "and", "at", "so", "too", "but", "because", "as", "when", "while", "to", "with", "which", "though", "if", "or",
+    "then", "in", "this", "next", "last", "of", "by", "until", "instead", "already", "again", "i", "we",
+];
+
+/// Things named after a holiday ("Christmas party"), which need not fall on it.
+const NAMED_AFTER_HOLIDAYS: &[&str] = &[
+    "party",
+    "parties",
+    "market",
+    "markets",
+    "tree",
+    "trees",
+    "card",
+    "cards",
+    "shopping",
+    "lights",
+    "jumper",
+    "sweater",
+    "list",
+    "song",
+    "songs",
+    "music",
+    "movie",
+    "film",
+    "break",
+    "holiday",
+    "holidays",
+    "season",
+    "period",
+    "rush",
+    "sale",
+    "sales",
+    "costume",
+    "costumes",
+    "decorations",
+    "present",
+    "presents",
+    "gift",
+    "gifts",
+    "fair",
+    "concert",
+    "show",
+];
+
+/// Words before "in N weeks" that make it a duration ("finish it in six weeks").
+const DURATION_BEFORE: &[&str] = &[
+    "it",
+    "them",
+    "this",
+    "that",
+    "done",
+    "finish",
+    "finished",
+    "complete",
+    "completed",
+    "ready",
+    "only",
+    "just",
+];
 
 fn is_just(text: &str) -> bool {
     text.get(..4).is_some_and(|w| w.eq_ignore_ascii_case("just"))
