@@ -32,6 +32,7 @@ pub mod metrics;
 pub mod model;
 pub mod notes;
 pub mod persist;
+pub mod perspective;
 pub mod private;
 pub mod quarantine;
 pub mod reason;

@@ -58,7 +58,10 @@ pub struct Explanation {
     /// The query terms its tags matched.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub boost_tags: Vec<String>,
-    /// The factor the tag boost multiplied the fused score by (1 when none).
+    /// Whether the memory speaks of its writer ("I", "my") for a question about the asker.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub self_boost: bool,
+    /// The factor the boosts multiplied the fused score by (1 when none).
     pub boost: f64,
     /// The fused score before the boost.
     pub fused: f64,
@@ -406,6 +409,18 @@ impl Subcog {
                 f.score *= f.explain.boost;
                 f.explain.tag_boost = true;
                 f.explain.boost_tags = matched;
+            }
+        }
+        // A question about the asker ("my photography setup") is answered by what the asker
+        // said of themselves, not by advice written to them (docs/EVALUATION.md).
+        if cfg.self_boost != 0.0 && crate::perspective::asks_about_self(&query.query) {
+            for f in &mut ranked {
+                let p = crate::perspective::Persons::of(&f.hit.content);
+                if p.first > 0 && p.first >= p.second {
+                    f.score *= 1.0 + cfg.self_boost;
+                    f.explain.boost *= 1.0 + cfg.self_boost;
+                    f.explain.self_boost = true;
+                }
             }
         }
         cap_boosts(&mut ranked);

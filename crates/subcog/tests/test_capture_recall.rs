@@ -397,6 +397,59 @@ fn a_person_the_query_names_favours_what_that_person_said_without_tags() {
 }
 
 #[test]
+fn a_question_about_the_asker_favours_what_the_asker_said_of_themselves() {
+    let env = TestEnv::new();
+    // A chat captured turn by turn: the user's own words, and advice written to them that
+    // shares more of the question's words.
+    for text in [
+        "Your photography setup can be complemented with accessories: for your camera, a flash, a bag and a tripod are great accessories.",
+        "I'm looking for camera accessories. Which flash works with my Sony A7R IV?",
+    ] {
+        env.run(&["capture", "-n", "context", text]).ok();
+    }
+    let question = "Can you suggest accessories that would complement my photography setup?";
+    let v = env.run(&["recall", question, "--json", "--explain"]).ok().json();
+    let first = &v["results"][0];
+    assert!(
+        first["content"].as_str().is_some_and(|c| c.starts_with("I'm looking")),
+        "{v}"
+    );
+    assert_eq!(first["explain"]["self_boost"], true, "{first}");
+
+    // Switched off, the words alone put the advice first.
+    let out = env
+        .command(&["recall", question, "--json", "--explain"])
+        .env("SUBCOG_RECALL_SELF_BOOST", "0")
+        .output()
+        .expect("spawn");
+    let v = crate::common::to_run(out).ok().json();
+    assert!(
+        v["results"][0]["content"]
+            .as_str()
+            .is_some_and(|c| c.starts_with("Your photography")),
+        "{v}"
+    );
+    // A question about someone else boosts nothing.
+    let v = env
+        .run(&[
+            "recall",
+            "Which accessories complement a photography setup?",
+            "--json",
+            "--explain",
+        ])
+        .ok()
+        .json();
+    assert!(
+        v["results"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .all(|h| h["explain"].get("self_boost").is_none()),
+        "{v}"
+    );
+}
+
+#[test]
 fn a_capture_can_name_the_memory_it_follows() {
     let env = TestEnv::new();
     let first = env

@@ -349,7 +349,7 @@ fn locomo_evaluation_meets_the_retrieval_targets() {
 fn longmemeval_pooled_evaluation_keeps_its_floors() {
     // Keyword and time channels only: embedding the pool's 3,213 long turns takes minutes
     // on two cores (docs/PERFORMANCE.md); the figures with the model are in
-    // docs/EVALUATION.md. Floors a little under the measured 0.546 / 0.649 / 0.830.
+    // docs/EVALUATION.md. Floors a little under the measured 0.630 / 0.703 / 0.844 (with `recall.self_boost`).
     let env = TestEnv::new();
     let data =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/longmemeval/longmemeval-oracle-151.json");
@@ -373,9 +373,9 @@ fn longmemeval_pooled_evaluation_keeps_its_floors() {
     let r5 = o["recall_at"]["5"].as_f64().expect("R@5");
     let r10 = o["recall_at"]["10"].as_f64().expect("R@10");
     let s5 = o["session_any_at"]["5"].as_f64().expect("session@5");
-    assert!(r5 >= 0.52, "turn recall@5 {r5}");
-    assert!(r10 >= 0.63, "turn recall@10 {r10}");
-    assert!(s5 >= 0.80, "session recall-any@5 {s5}");
+    assert!(r5 >= 0.60, "turn recall@5 {r5}");
+    assert!(r10 >= 0.68, "turn recall@10 {r10}");
+    assert!(s5 >= 0.82, "session recall-any@5 {s5}");
     let ku = v["knowledge_updates"].as_u64().expect("knowledge updates");
     assert!(ku >= 10, "{v}");
 }

@@ -242,6 +242,7 @@ fn validate(config: &Config, entries: &BTreeMap<String, (Value, Source)>) -> Res
         ("recall.vector_weight", r.vector_weight),
         ("recall.time_weight", r.time_weight),
         ("recall.tag_boost", r.tag_boost),
+        ("recall.self_boost", r.self_boost),
     ] {
         if !(w.is_finite() && w >= 0.0) {
             return Err(fail(key, "must be zero or a positive number"));

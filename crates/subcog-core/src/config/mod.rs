@@ -204,6 +204,9 @@ pub struct RecallConfig {
     /// The tag boost also for entities a memory's text names (a speaker, a person, a
     /// service) that the query names as an entity: captures need no tags for it.
     pub entity_boost: bool,
+    /// Fused-score boost for memories in which their writer speaks of themselves ("I",
+    /// "my") when the question asks about the asker ("my photography setup").
+    pub self_boost: f64,
 }
 
 impl Default for RecallConfig {
@@ -218,6 +221,7 @@ impl Default for RecallConfig {
             candidates: 50,
             tag_boost: 0.5,
             entity_boost: true,
+            self_boost: 1.0,
         }
     }
 }

@@ -160,6 +160,9 @@ fn explain_text(hit: &RecallHit) -> String {
     if e.tag_boost {
         out.push_str(&format!(" tag×{:.2}[{}]", e.boost, e.boost_tags.join(",")));
     }
+    if e.self_boost {
+        out.push_str(" self");
+    }
     if let Some(replaced) = e.placed_above {
         out.push_str(&format!(" above-replaced:{}", replaced.handle()));
     }
