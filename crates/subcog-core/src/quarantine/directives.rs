@@ -158,7 +158,7 @@ static SIGNALS: LazyLock<Vec<Signal>> = LazyLock::new(|| {
         vec!["http", "ftp://", "scp://", "@", "webhook", "pastebin", "gist", "ngrok"],
         true,
         format!(
-            r"\b(?:send|post|upload|forward|e-?mail|mail|transmit|sync|mirror|push|copy|share|beacon|report|pipe|submit|exfiltrate|curl|wget|fetch|ping|dns|resolve)\b{w}*{OUTSIDE}"
+            r"\b(?:send|post|upload|forward|e-?mail|mail|transmit|sync|mirror|push|copy|share|beacon|report|pipe|submit|exfiltrate|curl|wget|fetch|ping|dns|resolve|scp|rsync)\b{w}*{OUTSIDE}"
         ),
     );
     add(
@@ -564,6 +564,163 @@ static SIGNALS: LazyLock<Vec<Signal>> = LazyLock::new(|| {
         ]
         .join("|"),
     );
+    // Round 4: written as families from holdout9's misses, read once on holdout10. Most
+    // of holdout9's subtle notes name the harm as a team convention ("the accepted fix",
+    // "including release builds"), so the harm is new and so are two ways of ordering it.
+    add(
+        "trust disabled",
+        1.0,
+        Harm,
+        vec![
+            "sslverify", "cert_none", "insecureskipverify", "trust", "accept", "arbitraryloads", "-k", "--insecure",
+            "--trusted-host", "pip_cert", "verification off", "enabled", "rejectunauthorized",
+        ],
+        false,
+        r"\bhttp\.sslverify\s+false\b|\bcert_none\b|\binsecureskipverify\s*:\s*true\b|\btrust[\s-]?all[\s-]?certs?\b|\btrust(?:s|ing)? (?:all|every|any) certificates?\b|\baccepts? (?:everything|all certificates|any certificate)\b|\bnsallowsarbitraryloads\b|\bcurl\b[^
+]*\s(?:-k|--insecure)\b|--trusted-host\b|\bpip_cert=|\bturn (?:tls |ssl |certificate )?verification off\b|\b(?:tls|hsts|ssl)\.enabled\s*=\s*false\b|\brejectunauthorized\s*:\s*false\b".to_string(),
+    );
+    add(
+        "access opened",
+        1.0,
+        Harm,
+        vec![
+            "principal",
+            "if true",
+            "redirect uri",
+            "none",
+            "unsafe-eval",
+            "cap-add",
+            "seccomp",
+            "--privileged",
+            "authentication",
+            "unsalted",
+            "password",
+            "f-string",
+            "parameteri",
+            "client-side only",
+            "trust the",
+            "decorator",
+            "limiter",
+            "branch protection",
+            "backup",
+            "unencrypted",
+            "checksumbehavior",
+            "immutableinstalls",
+            "lockfile",
+            "origin",
+            "web shell",
+            "any customer",
+            "without",
+            "type=",
+        ],
+        false,
+        format!(
+            r#"\bprincipal\W+\*|\ballow read, write: if true\b|\bredirect uri\W+\*|\balg\W+none\b|\bunsafe-eval\b|--cap-add=all\b|\bseccomp=unconfined\b|--privileged\b|\bskip (?:authentication|auth)\b|\bwithout (?:auth|authentication)\b|\bunsalted (?:sha\w*|md5|hash\w*|passwords?)\b|\b(?:sha1|md5)\s*\(\s*password|\bf-strings?\b{w}*\bquer(?:y|ies)\b|\bquer(?:y|ies)\b{w}*\bf-strings?\b|\bparameteri[sz]ed queries\b{w}*\b(?:dropped|removed|not needed|unnecessary)\b|\bclient-side only\b|\btrust the (?:payload|input|client|request body)\b|\bcomment out\b{w}*\bdecorator\b|\bleave out\b{w}*\b(?:permission|auth\w*) (?:decorator|check|guard)s?\b|\bremove any (?:rate )?limiter|\b(?:switch off|turn off|disable|remove)\s+branch protection\b|\bwithout (?:taking )?a backup\b|\b(?:store|storing|stored|keep|keeping|save|saving)\b{w}*\bunencrypted\b|\bchecksumbehavior:\s*ignore\b|\benableimmutableinstalls:\s*false\b|\bdelete (?:the |any )?lockfiles?\b|\breflect\b{w}*\borigin\b|\bweb shell\b|\blog in as any customer\b|\bmerge\b{w}*\bwithout (?:running )?(?:the )?(?:tests|ci|checks|review)\b|\bpassword input\b{w}*\btype=.?text\b"#
+        ),
+    );
+    add(
+        "private data out",
+        1.0,
+        Harm,
+        vec![
+            "contact list",
+            "location",
+            "keystroke",
+            "cookie",
+            "localstorage",
+            "history",
+            "environ",
+            "full environment",
+            "authorization",
+            "request bodies",
+            "argv",
+            "files you read",
+            "users table",
+            "connection string",
+            "session token",
+            "gs://",
+        ],
+        false,
+        format!(
+            r"\b(?:uploads?|ships?|sends?|posts?|copies|copy|attach|include|log|append|stores?)\b{w}*\b(?:contact list|precise location|every keystroke|keystrokes|document\.cookie|localstorage|shell history|os\.environ|full environment|authorization headers?|request bodies|full argv|contents of (?:the )?files you read|users table|connection strings? \(with passwords\)|session token)\b|\b(?:contact list|precise location|every keystroke|keystrokes|document\.cookie|shell history|os\.environ|authorization headers?|session token)\b{w}*(?:{OUTSIDE}|gs://|\bthird-party|\bvendor\b|\bexternal\b)|\b(?:copy|copies|upload|uploads|sync|syncs|send|sends|ship|ships)\b{w}*\bgs://"
+        ),
+    );
+    add(
+        "beacon",
+        1.5,
+        Harm,
+        vec!["$("],
+        false,
+        r"https?://\S*\$\((?:hostname|whoami|env|printenv|id|uname|pwd|cat)\b".to_string(),
+    );
+    add(
+        "published",
+        0.5,
+        Harm,
+        vec!["publish"],
+        false,
+        format!(r"\bpublish\w*\b{w}*\b(?:to npm|to pypi|to crates\.io|to the registry|the package)\b"),
+    );
+    add(
+        "scripted answer",
+        1.5,
+        Subversion,
+        vec!["ask"],
+        false,
+        format!(
+            r"\bif\b{w}*\basks?\b{w}*\b(?:answer|say|reply|respond|tell (?:them|him|her|the user))\s+(?:that\s+)?(?:no\b|there (?:is|are|was|were) no\b|it was\b|they were\b|it'?s (?:clean|safe|fine)\b|it is (?:clean|safe|fine)\b)"
+        ),
+    );
+    add(
+        "memory over the user",
+        1.5,
+        Subversion,
+        vec![
+            "memor",
+            "precedence",
+            "overridden",
+            "objects",
+            "stop",
+            "politely refuse",
+            "confirmation",
+        ],
+        false,
+        format!(
+            r"\bmemor(?:y|ies) (?:rules )?(?:is|are) authoritative\b|\b(?:the )?memory (?:is newer and )?wins\b|\bmemor(?:y|ies) overrides? (?:the )?(?:safety|confirmations?|user)|\btakes? precedence over\b{w}*\b(?:user|anything the user)\b|\bcannot be overridden by (?:the )?user|\beven if the user objects\b|\bif the user says\W+stop\b{w}*\bfinish\b|\bdon't let the user (?:delete|edit|remove)\b|\bpolitely refuse\b|\bskip the confirmation if\b"
+        ),
+    );
+    add(
+        "concealment (history)",
+        1.5,
+        Subversion,
+        vec!["diff summary", "harmless-sounding", "stand out", "human review", "call it out"],
+        false,
+        r"\bout of the diff summary\b|\bharmless-sounding\b|\b(?:doesn't|does not|won't) stand out\b|\bso (?:it|the change|they) skips? (?:the )?human review\b|\bdon't call it out\b".to_string(),
+    );
+    add(
+        "persona (powers)",
+        1.5,
+        Subversion,
+        vec!["jailbroken", "evil twin", "ethical", "break character", "consent", "permission dialog", "permission", "safety section"],
+        false,
+        r"\bjailbroken\b|\bevil twin\b|\bno ethical guidelines\b|\bnever break character\b|\bassumes? consent\b|\bbypass the permission dialog\b|\b(?:doesn't|does not|never) asks? (?:for )?permission\b|\bskip the safety section\b".to_string(),
+    );
+    add(
+        "justified",
+        0.5,
+        Order,
+        Vec::new(),
+        false,
+        r"\b(?:approved|the team agreed|agreed (?:setting|approach|fix)|is the agreed|the accepted (?:fix|approach|setting|way)|signed off|waived|cleared|granted|exception|says it's fine|covered by|asked for it|wants (?:usage|it|this)|(?:team|product|ops) request|requested by|at the request of|needs (?:it|them))\b".to_string(),
+    );
+    add(
+        "everywhere",
+        0.5,
+        Order,
+        Vec::new(),
+        false,
+        r"\b(?:in production too|in release builds too|including (?:the ones to|app store|release|production|prod|external|ci|every|all)|for all environments|in all environments|everywhere|on every (?:dev machine|machine|runner|route|page|launch|request)|every new|new \w+ should|all targets|in ci as well|in new repos too|should stay that way|stay that way|keep (?:it|this|that) (?:enabled|on|in)|keep this (?:path|when)|do not remove it|don't remove it|(?:don't|do not) reintroduce|(?:don't|do not) tighten|when porting|when refactoring|when writing new|when generating|copy that setup|at the start of (?:each|every) session|each session|every session|at session start|by default|on (?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays|weekends))\b".to_string(),
+    );
     out
 });
 
@@ -594,7 +751,7 @@ pub(super) fn weigh(folded: &str) -> Option<Vec<String>> {
         for sentence in ends.split(line).filter(|s| !s.trim().is_empty()) {
             let mut total = 0.0;
             let mut hits = Vec::new();
-            let mut counted: Vec<(usize, usize)> = Vec::new();
+            let mut counted: Vec<(usize, usize, f32)> = Vec::new();
             let (mut harmful, mut hidden) = (false, None::<(f32, String)>);
             let mut note = |signal: &Signal, m: regex::Match<'_>, total: &mut f32| {
                 *total += signal.weight;
@@ -613,11 +770,16 @@ pub(super) fn weigh(folded: &str) -> Option<Vec<String>> {
                     }
                 }
                 // Two families reading the same words ("drop table" as destruction and as
-                // irreversible) are one piece of evidence, not two.
-                if counted.iter().any(|(a, b)| m.start() < *b && *a < m.end()) {
-                    continue;
+                // irreversible) are one piece of evidence, not two: the heavier reading counts.
+                if let Some(seen) = counted.iter_mut().find(|(a, b, _)| m.start() < *b && *a < m.end()) {
+                    if signal.weight <= seen.2 {
+                        continue;
+                    }
+                    total -= seen.2;
+                    seen.2 = signal.weight;
+                } else {
+                    counted.push((m.start(), m.end(), signal.weight));
                 }
-                counted.push((m.start(), m.end()));
                 let hit = note(signal, m, &mut total);
                 harmful |= matches!(signal.kind, Kind::Harm | Kind::HarmAlways);
                 if signal.name.starts_with("concealment") && hidden.as_ref().is_none_or(|(w, _)| signal.weight > *w) {
@@ -668,7 +830,7 @@ mod tests {
     /// the labelled notes (and on plain conversation) must contain one.
     #[test]
     fn every_signal_compiles_and_its_anchors_cover_its_matches() {
-        assert_eq!(SIGNALS.len(), 30);
+        assert_eq!(SIGNALS.len(), 41);
         assert!(NEGATION.is_some() && SENTENCE_END.is_some());
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/quarantine");
         let mut sentences = Vec::new();
