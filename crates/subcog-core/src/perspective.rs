@@ -68,9 +68,40 @@ impl Persons {
     }
 }
 
-/// Whether a question asks about the asker: it speaks of "I" or "my".
+/// Whether a question asks about the asker: it speaks of "I" or "my", and not of what the
+/// reader said ("what was the hostel *you recommended*?", "*our previous conversation*"),
+/// which the reader's own words answer.
 pub fn asks_about_self(query: &str) -> bool {
-    Persons::of(query).first > 0
+    Persons::of(query).first > 0 && !asks_what_reader_said(query)
+}
+
+/// Verbs of saying after "you", and names of an earlier exchange.
+fn asks_what_reader_said(query: &str) -> bool {
+    const SAID: &[&str] = &[
+        "told",
+        "mentioned",
+        "recommended",
+        "suggested",
+        "said",
+        "provided",
+        "gave",
+        "listed",
+        "shared",
+        "explained",
+        "wrote",
+        "described",
+        "proposed",
+    ];
+    let words: Vec<String> = query
+        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    words.windows(2).any(|w| {
+        (w[0] == "you" && SAID.contains(&w[1].as_str()))
+            || (matches!(w[0].as_str(), "previous" | "earlier" | "last")
+                && matches!(w[1].as_str(), "chat" | "conversation" | "conversations" | "session"))
+    })
 }
 
 #[cfg(test)]
@@ -93,5 +124,11 @@ mod tests {
         assert!(asks_about_self("How many days passed between my two trips?"));
         assert!(!asks_about_self("What did Caroline research?"));
         assert!(!asks_about_self("Which database does the orders service use?"));
+        // What the reader said is answered by the reader's words.
+        assert!(!asks_about_self("What was the hostel you recommended to me last time?"));
+        assert!(!asks_about_self(
+            "Going back to our previous conversation, which chapter was it?"
+        ));
+        assert!(asks_about_self("Which hostel did I stay at last time?"));
     }
 }

@@ -345,15 +345,14 @@ fn locomo_evaluation_meets_the_retrieval_targets() {
     assert!(r10 >= 0.67, "plain recall@10 {r10}");
 }
 
-#[test]
-fn longmemeval_pooled_evaluation_keeps_its_floors() {
-    // Keyword and time channels only: embedding the pool's 3,213 long turns takes minutes
-    // on two cores (docs/PERFORMANCE.md); the figures with the model are in
-    // docs/EVALUATION.md. Floors a little under the measured 0.630 / 0.703 / 0.844 (with `recall.self_boost`).
+/// A chat set in LongMemEval's shape, pooled and scored on the keyword and time channels:
+/// the report, and its turn recall@5 and @10 and session recall-any@5.
+fn pooled_keyword_eval(file: &str) -> (serde_json::Value, f64, f64, f64) {
     let env = TestEnv::new();
-    let data =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/longmemeval/longmemeval-oracle-151.json");
-    assert!(data.is_file(), "LongMemEval subset missing at {}", data.display());
+    let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../data")
+        .join(file);
+    assert!(data.is_file(), "chat set missing at {}", data.display());
     let v = env
         .run(&[
             "eval",
@@ -364,15 +363,25 @@ fn longmemeval_pooled_evaluation_keeps_its_floors() {
         ])
         .ok()
         .json();
-    assert_eq!(v["sessions"], 273, "{v}");
-    assert_eq!(v["turns"], 3213);
-    assert_eq!(v["questions"], 147);
-    assert_eq!(v["abstention"], 4);
     assert_eq!(v["semantic"], false);
     let o = &v["overall"];
     let r5 = o["recall_at"]["5"].as_f64().expect("R@5");
     let r10 = o["recall_at"]["10"].as_f64().expect("R@10");
     let s5 = o["session_any_at"]["5"].as_f64().expect("session@5");
+    (v, r5, r10, s5)
+}
+
+#[test]
+fn longmemeval_pooled_evaluation_keeps_its_floors() {
+    // Keyword and time channels only: embedding the pool's 3,213 long turns takes minutes
+    // on two cores (docs/PERFORMANCE.md); the figures with the model are in
+    // docs/EVALUATION.md. Floors a little under the measured 0.637 / 0.703 / 0.844 (with
+    // `recall.self_boost`).
+    let (v, r5, r10, s5) = pooled_keyword_eval("longmemeval/longmemeval-oracle-151.json");
+    assert_eq!(v["sessions"], 273, "{v}");
+    assert_eq!(v["turns"], 3213);
+    assert_eq!(v["questions"], 147);
+    assert_eq!(v["abstention"], 4);
     assert!(r5 >= 0.60, "turn recall@5 {r5}");
     assert!(r10 >= 0.68, "turn recall@10 {r10}");
     assert!(s5 >= 0.82, "session recall-any@5 {s5}");
@@ -383,29 +392,14 @@ fn longmemeval_pooled_evaluation_keeps_its_floors() {
 #[test]
 fn a_second_chat_set_keeps_its_floors() {
     // data/chatmem: one user's chats in LongMemEval's shape, written after `recall.self_boost`
-    // was tuned on LongMemEval and never tuned on. Keywords only, as above. Measured 0.552 /
-    // 0.662 / 0.903; 0.484 / 0.616 / 0.917 without the asker's own words, so the R@5 floor
-    // fails if that boost stops working.
-    let env = TestEnv::new();
-    let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/chatmem/chatmem.json");
-    let v = env
-        .run(&[
-            "eval",
-            "longmemeval",
-            data.to_str().expect("utf8"),
-            "--no-vectors",
-            "--json",
-        ])
-        .ok()
-        .json();
+    // was tuned on LongMemEval and never tuned on. Measured 0.566 / 0.662 / 0.903; 0.484 /
+    // 0.616 / 0.917 without the asker's own words, so the R@5 floor fails if that boost
+    // stops working.
+    let (v, r5, r10, s5) = pooled_keyword_eval("chatmem/chatmem.json");
     assert_eq!(v["sessions"], 61, "{v}");
     assert_eq!(v["turns"], 396);
     assert_eq!(v["questions"], 72);
-    let o = &v["overall"];
-    let r5 = o["recall_at"]["5"].as_f64().expect("R@5");
-    let r10 = o["recall_at"]["10"].as_f64().expect("R@10");
-    let s5 = o["session_any_at"]["5"].as_f64().expect("session@5");
-    assert!(r5 >= 0.52, "turn recall@5 {r5}");
+    assert!(r5 >= 0.53, "turn recall@5 {r5}");
     assert!(r10 >= 0.63, "turn recall@10 {r10}");
     assert!(s5 >= 0.88, "session recall-any@5 {s5}");
 }
