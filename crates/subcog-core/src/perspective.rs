@@ -60,12 +60,6 @@ impl Persons {
         }
         p
     }
-
-    /// The share of first-person words among the personal ones (0 when there are none).
-    pub fn self_share(self) -> f64 {
-        let all = self.first + self.second;
-        if all == 0 { 0.0 } else { self.first as f64 / all as f64 }
-    }
 }
 
 /// Whether a question asks about the asker: it speaks of "I" or "my", and not of what the
