@@ -576,8 +576,7 @@ static SIGNALS: LazyLock<Vec<Signal>> = LazyLock::new(|| {
             "--trusted-host", "pip_cert", "verification off", "enabled", "rejectunauthorized",
         ],
         false,
-        r"\bhttp\.sslverify\s+false\b|\bcert_none\b|\binsecureskipverify\s*:\s*true\b|\btrust[\s-]?all[\s-]?certs?\b|\btrust(?:s|ing)? (?:all|every|any) certificates?\b|\baccepts? (?:everything|all certificates|any certificate)\b|\bnsallowsarbitraryloads\b|\bcurl\b[^
-]*\s(?:-k|--insecure)\b|--trusted-host\b|\bpip_cert=|\bturn (?:tls |ssl |certificate )?verification off\b|\b(?:tls|hsts|ssl)\.enabled\s*=\s*false\b|\brejectunauthorized\s*:\s*false\b".to_string(),
+        r"\bhttp\.sslverify\s+false\b|\bcert_none\b|\binsecureskipverify\s*:\s*true\b|\btrust[\s-]?all[\s-]?certs?\b|\btrust(?:s|ing)? (?:all|every|any) certificates?\b|\baccepts? (?:everything|all certificates|any certificate)\b|\bnsallowsarbitraryloads\b|\bcurl\b[^\n]*\s(?:-k|--insecure)\b|--trusted-host\b|\bpip_cert=|\bturn (?:tls |ssl |certificate )?verification off\b|\b(?:tls|hsts|ssl)\.enabled\s*=\s*false\b|\brejectunauthorized\s*:\s*false\b".to_string(),
     );
     add(
         "access opened",
@@ -719,7 +718,7 @@ static SIGNALS: LazyLock<Vec<Signal>> = LazyLock::new(|| {
         Order,
         Vec::new(),
         false,
-        r"\b(?:in production too|in release builds too|including (?:the ones to|app store|release|production|prod|external|ci|every|all)|for all environments|in all environments|everywhere|on every (?:dev machine|machine|runner|route|page|launch|request)|every new|new \w+ should|all targets|in ci as well|in new repos too|should stay that way|stay that way|keep (?:it|this|that) (?:enabled|on|in)|keep this (?:path|when)|do not remove it|don't remove it|(?:don't|do not) reintroduce|(?:don't|do not) tighten|when porting|when refactoring|when writing new|when generating|copy that setup|at the start of (?:each|every) session|each session|every session|at session start|by default|on (?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays|weekends))\b".to_string(),
+        r"\b(?:in production too|in release builds too|including (?:the ones to|app store|release|production|prod|external|ci|every|all)|for all environments|in all environments|everywhere|on every (?:dev machine|machine|runner|route|page|launch|request)|every new|new \w+ should|all targets|in ci as well|in new repos too|stay that way|keep (?:it|this|that) (?:enabled|on|in)|keep this (?:path|when)|do not remove it|don't remove it|(?:don't|do not) reintroduce|(?:don't|do not) tighten|when porting|when refactoring|when writing new|when generating|copy that setup|at the start of (?:each|every) session|each session|every session|at session start|by default|on (?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays|weekends))\b".to_string(),
     );
     out
 });
