@@ -44,9 +44,11 @@ pub static ADD: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?i)\b(added|also|as well|another|extra|additional|second|third|alongside|next to|plus|too)\b")
 });
 
-/// The old choice kept: stayed with, sticking with, still, renewed, no change.
+/// The old choice kept: keeping, stayed with, sticking with, still, renewed, no change.
 pub static KEPT: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)\b(keep|kept|stay(s|ed)?|sticking|stick with|still|no change|renewed|remains?|good enough|not worth)\b")
+    re(
+        r"(?i)\b(keep(s|ing)?|kept|stay(s|ed|ing)?|sticking|stick with|still|no change|renewed|remains?|good enough|not worth)\b",
+    )
 });
 
 /// A change proposed and refused.
@@ -85,4 +87,22 @@ pub fn named(text: &str) -> Vec<&'static str> {
     .filter(|(r, _)| r.is_match(text))
     .map(|(_, name)| name)
     .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_kept_choice_is_read_in_any_inflection() {
+        for text in [
+            "Reviewed Stripe Billing as a Chargebee replacement; we're keeping Chargebee for now.",
+            "Evaluated SQLModel for the Python services; staying on SQLAlchemy.",
+            "After the debate we decided to keep allowing deploys until 3pm.",
+            "The team stayed with two-week sprints.",
+        ] {
+            assert!(KEPT.is_match(text), "{text}");
+        }
+        assert!(!KEPT.is_match("Internal service calls are gRPC going forward."));
+    }
 }
