@@ -420,26 +420,35 @@ fn reindex_from_notes_embeds_the_rebuilt_index() {
     assert_eq!(again["embeddings"]["embedded"], 0, "{again}");
 }
 
+/// `subcog eval supersession data/<set> --json` with the model, checked for its note count
+/// and for floors per split: `(split, precision, recall)`. Returns the report.
+fn supersession_floors(set: &str, memories: u64, floors: &[(&str, f64, f64)]) -> serde_json::Value {
+    let env = TestEnv::new().with_model();
+    let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../data")
+        .join(set);
+    let v = env
+        .run(&["eval", "supersession", data.to_str().expect("utf8"), "--json"])
+        .ok()
+        .json();
+    assert_eq!(v["memories"], memories, "{v}");
+    assert_eq!(v["semantic"], true);
+    for (split, precision, recall) in floors {
+        let s = &v["splits"][split];
+        let p = s["precision"].as_f64().expect("precision");
+        let r = s["recall"].as_f64().expect("recall");
+        assert!(p >= *precision, "{set} {split} precision {p}: {s}");
+        assert!(r >= *recall, "{set} {split} recall {r}: {s}");
+    }
+    v
+}
+
 #[test]
 fn supersession_evaluation_keeps_its_floors() {
     // The labelled set of issue 23 (data/supersession), offline. Measured 0.962 / 0.776 on
     // the development half (fitted on) and 0.957 / 0.705 on the test half (only measured,
     // docs/CONSOLIDATION.md); floors a little under, and never a wrong target on the test half.
-    let env = TestEnv::new().with_model();
-    let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/supersession");
-    let v = env
-        .run(&["eval", "supersession", data.to_str().expect("utf8"), "--json"])
-        .ok()
-        .json();
-    assert_eq!(v["memories"], 924, "{v}");
-    assert_eq!(v["semantic"], true);
-    for (split, precision, recall) in [("dev", 0.95, 0.75), ("test", 0.94, 0.68)] {
-        let s = &v["splits"][split];
-        let p = s["precision"].as_f64().expect("precision");
-        let r = s["recall"].as_f64().expect("recall");
-        assert!(p >= precision, "{split} precision {p}: {s}");
-        assert!(r >= recall, "{split} recall {r}: {s}");
-    }
+    let v = supersession_floors("supersession", 924, &[("dev", 0.95, 0.75), ("test", 0.94, 0.68)]);
     assert_eq!(v["splits"]["test"]["wrong_targets"], 0, "{v}");
     let store = v["store_precision"].as_f64().expect("store precision");
     assert!(store >= 0.92, "store-level precision {store}");
@@ -451,19 +460,9 @@ fn supersession_on_a_set_written_after_the_fit_keeps_its_floors() {
     // set, read after the weights were fitted. Measured 0.913 / 0.646, 3 wrong targets,
     // store-level 0.876 (docs/CONSOLIDATION.md): lower than the first set's test half,
     // and the floors sit just under what it is, so a regression shows.
-    let env = TestEnv::new().with_model();
-    let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/supersession-holdout");
-    let v = env
-        .run(&["eval", "supersession", data.to_str().expect("utf8"), "--json"])
-        .ok()
-        .json();
-    assert_eq!(v["memories"], 636, "{v}");
-    let s = &v["splits"]["holdout"];
-    let p = s["precision"].as_f64().expect("precision");
-    let r = s["recall"].as_f64().expect("recall");
-    assert!(p >= 0.89, "holdout precision {p}: {s}");
-    assert!(r >= 0.62, "holdout recall {r}: {s}");
-    assert!(s["wrong_targets"].as_u64().expect("wrong targets") <= 3, "{s}");
+    let v = supersession_floors("supersession-holdout", 636, &[("holdout", 0.89, 0.62)]);
+    let wrong = v["splits"]["holdout"]["wrong_targets"].as_u64().expect("wrong targets");
+    assert!(wrong <= 3, "{v}");
     let store = v["store_precision"].as_f64().expect("store precision");
     assert!(store >= 0.85, "store-level precision {store}");
 }
