@@ -66,6 +66,15 @@ def prob(weights, x):
     return 1 / (1 + math.exp(-max(-30, min(30, z))))
 
 
+# Indices of `Features::vector` that `another_component_unchanged` reads.
+LEFT, REPLACE, VALUE, CORRECT, RESOLVE, OTHER_COMPONENT = 8, 9, 10, 11, 12, 30
+
+
+def vetoed(x):
+    """The same slot of another component with no word of change: never linked."""
+    return x[OTHER_COMPONENT] and not any(x[i] for i in (LEFT, REPLACE, VALUE, CORRECT, RESOLVE))
+
+
 def evaluate(rows, weights, threshold, split, probs=None):
     """Precision and recall of the per-newer choice; `probs` (row id -> probability)
     replaces the weights when given (out-of-fold scores)."""
@@ -76,7 +85,10 @@ def evaluate(rows, weights, threshold, split, probs=None):
     for newer, cands in by_newer.items():
         if split_of(cands[0]) != split:
             continue
-        scored = [(probs[id(c)] if probs else prob(weights, c["features"]), c) for c in cands]
+        scored = [
+            (0.0 if vetoed(c["features"]) else probs[id(c)] if probs else prob(weights, c["features"]), c)
+            for c in cands
+        ]
         best = max(scored, key=lambda s: s[0])
         chosen = best[1] if best[0] >= threshold else None
         has_positive = any(c["label"] for c in cands)

@@ -445,24 +445,24 @@ fn supersession_floors(set: &str, memories: u64, floors: &[(&str, f64, f64)]) ->
 
 #[test]
 fn supersession_evaluation_keeps_its_floors() {
-    // The labelled set of issue 23 (data/supersession), offline. Measured 0.962 / 0.776 on
-    // the development half (fitted on) and 0.957 / 0.705 on the test half (only measured,
+    // The labelled set of issue 23 (data/supersession), offline. Measured 0.974 / 0.776 on
+    // the development half (fitted on) and 0.971 / 0.705 on the test half (only measured,
     // docs/CONSOLIDATION.md); floors a little under, and never a wrong target on the test half.
-    let v = supersession_floors("supersession", 924, &[("dev", 0.95, 0.75), ("test", 0.94, 0.68)]);
+    let v = supersession_floors("supersession", 924, &[("dev", 0.96, 0.75), ("test", 0.96, 0.68)]);
     assert_eq!(v["splits"]["test"]["wrong_targets"], 0, "{v}");
     let store = v["store_precision"].as_f64().expect("store precision");
-    assert!(store >= 0.92, "store-level precision {store}");
+    assert!(store >= 0.94, "store-level precision {store}");
 }
 
 #[test]
 fn supersession_on_a_set_written_after_the_fit_keeps_its_floors() {
     // data/supersession-holdout: written by someone who saw neither subcog nor the first
-    // set, read after the weights were fitted. Measured 0.913 / 0.646, 3 wrong targets,
-    // store-level 0.876 (docs/CONSOLIDATION.md): lower than the first set's test half,
+    // set, read after the weights were fitted. Measured 0.923 / 0.646, 3 wrong targets,
+    // store-level 0.884 (docs/CONSOLIDATION.md): lower than the first set's test half,
     // and the floors sit just under what it is, so a regression shows.
-    let v = supersession_floors("supersession-holdout", 636, &[("holdout", 0.89, 0.62)]);
+    let v = supersession_floors("supersession-holdout", 636, &[("holdout", 0.91, 0.62)]);
     let wrong = v["splits"]["holdout"]["wrong_targets"].as_u64().expect("wrong targets");
     assert!(wrong <= 3, "{v}");
     let store = v["store_precision"].as_f64().expect("store precision");
-    assert!(store >= 0.85, "store-level precision {store}");
+    assert!(store >= 0.87, "store-level precision {store}");
 }

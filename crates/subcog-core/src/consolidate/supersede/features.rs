@@ -222,6 +222,14 @@ impl Features {
         ]
     }
 
+    /// The newer states the same slot of another component ("the *thumbnail* queue
+    /// backlog" against "the *email* queue backlog") with no word of change, nothing left
+    /// behind: a statement about something else, whatever the score says. The offline
+    /// judgement never links such a pair.
+    pub fn another_component_unchanged(&self) -> bool {
+        self.other_component && !(self.left || self.replace || self.value || self.correct || self.resolve)
+    }
+
     /// The evidence that newer replaces older, in `[0, 1]`.
     pub fn score(&self) -> f32 {
         let x = self.vector();
@@ -276,3 +284,47 @@ pub const WEIGHTS: [f32; FEATURES + 1] = [
     -0.200, -1.503, 2.334, 0.825, 2.663, 1.400, 2.408, 2.833, 1.420, 0.758, -1.432, -0.264, 1.088, 0.326, -0.255,
     -0.260, -1.386, -1.866,
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn another_components_slot_without_a_word_of_change_is_never_linked() {
+        let plain = Features {
+            other_component: true,
+            similarity: 0.9,
+            number_replaced: true,
+            ..Features::default()
+        };
+        assert!(plain.another_component_unchanged());
+        // A word of change or a value left behind leaves it to the score.
+        for f in [
+            Features {
+                value: true,
+                ..plain.clone()
+            },
+            Features {
+                replace: true,
+                ..plain.clone()
+            },
+            Features {
+                left: true,
+                ..plain.clone()
+            },
+            Features {
+                correct: true,
+                ..plain.clone()
+            },
+        ] {
+            assert!(!f.another_component_unchanged(), "{f:?}");
+        }
+        assert!(
+            !Features {
+                other_component: false,
+                ..plain
+            }
+            .another_component_unchanged()
+        );
+    }
+}
