@@ -66,13 +66,16 @@ def prob(weights, x):
     return 1 / (1 + math.exp(-max(-30, min(30, z))))
 
 
-# Indices of `Features::vector` that `another_component_unchanged` reads.
-LEFT, REPLACE, VALUE, CORRECT, RESOLVE, OTHER_COMPONENT = 8, 9, 10, 11, 12, 30
+# Indices of `Features::vector` that `Features::linkable` reads.
+SHARED, NEW_UNSHARED, LEFT, REPLACE, VALUE, CORRECT, RESOLVE, OTHER_COMPONENT = 1, 4, 8, 9, 10, 11, 12, 30
 
 
 def vetoed(x):
-    """The same slot of another component with no word of change: never linked."""
-    return x[OTHER_COMPONENT] and not any(x[i] for i in (LEFT, REPLACE, VALUE, CORRECT, RESOLVE))
+    """Never linked offline: the same slot of another component with no word of change, or
+    no subject word shared while the newer names its own (`Features::linkable`; the
+    vector has no "own subject" input, so a new subject word of any length stands for it)."""
+    other = x[OTHER_COMPONENT] and not any(x[i] for i in (LEFT, REPLACE, VALUE, CORRECT, RESOLVE))
+    return other or (x[SHARED] <= 0.0 and x[NEW_UNSHARED] > 0.0)
 
 
 def evaluate(rows, weights, threshold, split, probs=None):

@@ -66,6 +66,11 @@ pub struct Features {
     pub other_component: bool,
     /// The newer moves from something the older never named: another part.
     pub other_part: bool,
+    /// The newer names a subject word of its own (three letters or more, not a name) that
+    /// the older lacks: it says what it is about ("My work phone …"), where "It's 555-0202
+    /// now" leans on the older for its subject.
+    #[serde(skip)]
+    pub own_subject: bool,
     /// Old names gone or left behind (for explanations).
     #[serde(skip)]
     pub old_values: Vec<String>,
@@ -170,6 +175,10 @@ impl Features {
             mentions_old_name: or.values.names.iter().any(|n| lower_new.contains(n.as_str())),
             other_component: qualifiers::qualifier_conflict(to, tn).is_some(),
             other_part: qualifiers::left_foreign(to, tn).is_some(),
+            own_subject: nr
+                .words
+                .difference(&or.words)
+                .any(|w| w.chars().count() >= 3 && !new_names.contains(w)),
             old_values: gone,
             new_values: introduced,
             subject: subject.into_iter().take(4).map(|(_, w)| w.clone()).collect(),
@@ -228,6 +237,20 @@ impl Features {
     /// judgement never links such a pair.
     pub fn another_component_unchanged(&self) -> bool {
         self.other_component && !(self.left || self.replace || self.value || self.correct || self.resolve)
+    }
+
+    /// The two share no subject word and the newer names its own: nothing says they are
+    /// about the same thing, only that they are alike ("At home I work on a single 27-inch
+    /// 4K monitor" and "My work phone is a Pixel 7" are both the user's equipment). An
+    /// update that names no subject ("It's 555-0202 now") is left to the score. The
+    /// offline judgement never links such a pair; with an LLM it may still be asked.
+    pub fn shares_no_subject(&self) -> bool {
+        self.subject.is_empty() && self.own_subject
+    }
+
+    /// Whether the offline judgement may link the pair at all, whatever its score.
+    pub fn linkable(&self) -> bool {
+        !self.another_component_unchanged() && !self.shares_no_subject()
     }
 
     /// The evidence that newer replaces older, in `[0, 1]`.
@@ -325,6 +348,30 @@ mod tests {
                 ..plain
             }
             .another_component_unchanged()
+        );
+    }
+
+    #[test]
+    fn a_pair_without_a_shared_subject_word_is_not_linkable() {
+        let alike = Features {
+            similarity: 0.6,
+            replace: true,
+            own_subject: true,
+            ..Features::default()
+        };
+        assert!(alike.shares_no_subject() && !alike.linkable());
+        let same = Features {
+            subject: vec!["shell".into()],
+            ..alike.clone()
+        };
+        assert!(same.linkable());
+        // "It's 555-0202 now" names no subject of its own: the score decides.
+        assert!(
+            Features {
+                own_subject: false,
+                ..alike
+            }
+            .linkable()
         );
     }
 }

@@ -14,7 +14,7 @@
 //! of that evidence, fitted on the development half of a labelled set, gives a score; a
 //! pair is a supersession when the score reaches `consolidation.supersession_min_evidence`
 //! — unless the newer only states the same slot of another component, with no word of
-//! change ([`Features::another_component_unchanged`]).
+//! change, or the two share no subject word at all ([`Features::linkable`]).
 //! Without an LLM the bar is set to prefer missing a replacement to inventing one. The
 //! reason recorded names the subject, the old and new values, the cues and the score.
 //!
@@ -176,7 +176,7 @@ pub fn judge_all(
         let chosen = candidates
             .iter()
             .enumerate()
-            .filter(|(_, c)| c.score >= threshold && !c.features.another_component_unchanged())
+            .filter(|(_, c)| c.score >= threshold && c.features.linkable())
             .max_by(|a, b| a.1.score.total_cmp(&b.1.score))
             .map(|(k, _)| k);
         if let Some(k) = chosen {
