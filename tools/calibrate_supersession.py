@@ -66,16 +66,17 @@ def prob(weights, x):
     return 1 / (1 + math.exp(-max(-30, min(30, z))))
 
 
-# Indices of `Features::vector` that `Features::linkable` reads.
-SHARED, NEW_UNSHARED, LEFT, REPLACE, VALUE, CORRECT, RESOLVE, OTHER_COMPONENT = 1, 4, 8, 9, 10, 11, 12, 30
+# Indices of `Features::vector` for the "another component" rule of `Features::linkable`.
+LEFT, REPLACE, VALUE, CORRECT, RESOLVE, OTHER_COMPONENT = 8, 9, 10, 11, 12, 30
 
 
-def vetoed(x):
-    """Never linked offline: the same slot of another component with no word of change, or
-    no subject word shared while the newer names its own (`Features::linkable`; the
-    vector has no "own subject" input, so a new subject word of any length stands for it)."""
-    other = x[OTHER_COMPONENT] and not any(x[i] for i in (LEFT, REPLACE, VALUE, CORRECT, RESOLVE))
-    return other or (x[SHARED] <= 0.0 and x[NEW_UNSHARED] > 0.0)
+def vetoed(row):
+    """Never linked offline (`Features::linkable`, dumped as `linkable`). Dumps older than
+    that field get the "another component" rule only, which the vector holds."""
+    if "linkable" in row:
+        return not row["linkable"]
+    x = row["features"]
+    return x[OTHER_COMPONENT] and not any(x[i] for i in (LEFT, REPLACE, VALUE, CORRECT, RESOLVE))
 
 
 def evaluate(rows, weights, threshold, split, probs=None):
@@ -89,7 +90,7 @@ def evaluate(rows, weights, threshold, split, probs=None):
         if split_of(cands[0]) != split:
             continue
         scored = [
-            (0.0 if vetoed(c["features"]) else probs[id(c)] if probs else prob(weights, c["features"]), c)
+            (0.0 if vetoed(c) else probs[id(c)] if probs else prob(weights, c["features"]), c)
             for c in cands
         ]
         best = max(scored, key=lambda s: s[0])

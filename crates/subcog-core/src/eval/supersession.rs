@@ -44,7 +44,7 @@ pub struct PairRecord {
     /// What kind of change (or non-change).
     #[serde(default)]
     pub kind: String,
-    /// `dev` or `test`.
+    /// `dev` or `test` (`holdout` in a set that is only read).
     #[serde(default)]
     pub split: String,
 }
@@ -58,7 +58,7 @@ pub struct ChainRecord {
     pub notes: Vec<String>,
     /// Where they are captured.
     pub namespace: String,
-    /// `dev` or `test`.
+    /// `dev` or `test` (`holdout` in a set that is only read).
     #[serde(default)]
     pub split: String,
 }
@@ -177,6 +177,8 @@ pub struct CandidateRow {
     pub features: Vec<f32>,
     /// The score with the current weights.
     pub score: f32,
+    /// Whether the judgement may link the pair at all (`Features::linkable`).
+    pub linkable: bool,
     /// The older note.
     pub older: String,
     /// The newer note.
@@ -399,6 +401,7 @@ pub fn run(
                     rank,
                     features: c.features.vector().to_vec(),
                     score: c.score,
+                    linkable: c.features.linkable(),
                     older: memories[c.older].content.clone(),
                     newer: memories[judged.newer].content.clone(),
                 });

@@ -66,11 +66,10 @@ pub struct Features {
     pub other_component: bool,
     /// The newer moves from something the older never named: another part.
     pub other_part: bool,
-    /// The newer names a subject word of its own (three letters or more, not a name) that
-    /// the older lacks: it says what it is about ("My work phone …"), where "It's 555-0202
-    /// now" leans on the older for its subject.
+    /// Each names what it is about, and they share no word ([`topic_words`]): "My main
+    /// language at work is Java" and "I speak Polish and English" are about different things.
     #[serde(skip)]
-    pub own_subject: bool,
+    pub different_subjects: bool,
     /// Old names gone or left behind (for explanations).
     #[serde(skip)]
     pub old_values: Vec<String>,
@@ -98,6 +97,95 @@ impl Reading {
             values: super::values::values(&m.content),
         }
     }
+}
+
+/// Words that place a statement in time without naming what it is about.
+const TIME_WORDS: &[&str] = &[
+    "day",
+    "days",
+    "week",
+    "weeks",
+    "month",
+    "months",
+    "year",
+    "years",
+    "today",
+    "yesterday",
+    "tomorrow",
+    "tonight",
+    "morning",
+    "evening",
+    "last",
+    "next",
+    "since",
+    "ago",
+    "back",
+    "again",
+    "soon",
+    "later",
+    "earlier",
+    "currently",
+    "recently",
+    "lately",
+    "time",
+    "full",
+    "these",
+    "those",
+];
+
+/// What remains of a contraction split at its apostrophe ("isn't" → "isn").
+const CONTRACTED: &[&str] = &[
+    "isn", "aren", "wasn", "weren", "don", "doesn", "didn", "won", "can", "couldn", "shouldn", "wouldn", "haven",
+    "hasn", "hadn",
+];
+
+/// The words of a memory (stemmed, hyphenated words split): three letters or more, and
+/// not a stopword, a number or number word, a word of time or half a contraction. With
+/// `topic`, not a name or a word of change either: what is left says what the memory is
+/// about.
+pub fn topic_words(text: &str, values: &Values, topic: bool) -> std::collections::BTreeSet<String> {
+    super::values::TOKEN
+        .find_iter(text)
+        .flat_map(|m| m.as_str().trim_end_matches('.').split('-'))
+        .filter(|w| w.chars().count() >= 3 && !w.starts_with(|c: char| c.is_ascii_digit() || c == '$'))
+        .map(str::to_lowercase)
+        .filter(|w| {
+            let w = w.as_str();
+            !super::values::is_stop(w)
+                && !super::values::NUMBER_WORDS.contains(&w)
+                && !TIME_WORDS.contains(&w)
+                && !CONTRACTED.contains(&w)
+                && !(topic
+                    && (values.names.contains(w)
+                        || [
+                            &cues::REPLACE,
+                            &cues::VALUE,
+                            &cues::CORRECT,
+                            &cues::RESOLVE,
+                            &cues::ADD,
+                            &cues::KEPT,
+                            &cues::REJECT,
+                        ]
+                        .iter()
+                        .any(|r| r.is_match(w))))
+        })
+        .map(|w| super::values::stem(&w))
+        .collect()
+}
+
+/// Each names what it is about, and the two share no word at all: names and words of
+/// change count as shared, and so do words that begin alike ("translations" and
+/// "translated"), since the stem is only a light one.
+fn about_different_things(old: &str, old_values: &Values, new: &str, new_values: &Values) -> bool {
+    let heads = |text: &str, values: &Values| -> std::collections::BTreeSet<String> {
+        topic_words(text, values, false)
+            .into_iter()
+            .map(|w| w.chars().take(4).collect())
+            .collect()
+    };
+    !topic_words(old, old_values, true).is_empty()
+        && !topic_words(new, new_values, true).is_empty()
+        && heads(old, old_values).is_disjoint(&heads(new, new_values))
 }
 
 impl Features {
@@ -175,10 +263,7 @@ impl Features {
             mentions_old_name: or.values.names.iter().any(|n| lower_new.contains(n.as_str())),
             other_component: qualifiers::qualifier_conflict(to, tn).is_some(),
             other_part: qualifiers::left_foreign(to, tn).is_some(),
-            own_subject: nr
-                .words
-                .difference(&or.words)
-                .any(|w| w.chars().count() >= 3 && !new_names.contains(w)),
+            different_subjects: about_different_things(to, &or.values, tn, &nr.values),
             old_values: gone,
             new_values: introduced,
             subject: subject.into_iter().take(4).map(|(_, w)| w.clone()).collect(),
@@ -239,18 +324,19 @@ impl Features {
         self.other_component && !(self.left || self.replace || self.value || self.correct || self.resolve)
     }
 
-    /// The two share no subject word and the newer names its own: nothing says they are
-    /// about the same thing, only that they are alike ("At home I work on a single 27-inch
-    /// 4K monitor" and "My work phone is a Pixel 7" are both the user's equipment). An
-    /// update that names no subject ("It's 555-0202 now") is left to the score. The
-    /// offline judgement never links such a pair; with an LLM it may still be asked.
-    pub fn shares_no_subject(&self) -> bool {
-        self.subject.is_empty() && self.own_subject
+    /// The two name different subjects and share none ([`topic_words`]): nothing says they
+    /// are about the same thing, only that they are alike ("I moved my 1:1s with my manager
+    /// to Fridays" and "I'm in the office on Mondays and Wednesdays"). An update that names
+    /// no subject of its own ("It's 555-0202 now", "Switched to Vim", "I moved to Bristol
+    /// last month") is left to the score. The offline judgement never links such a pair;
+    /// with an LLM configured it may still be asked.
+    pub fn names_another_subject(&self) -> bool {
+        self.different_subjects
     }
 
     /// Whether the offline judgement may link the pair at all, whatever its score.
     pub fn linkable(&self) -> bool {
-        !self.another_component_unchanged() && !self.shares_no_subject()
+        !self.another_component_unchanged() && !self.names_another_subject()
     }
 
     /// The evidence that newer replaces older, in `[0, 1]`.
@@ -339,6 +425,10 @@ mod tests {
                 correct: true,
                 ..plain.clone()
             },
+            Features {
+                resolve: true,
+                ..plain.clone()
+            },
         ] {
             assert!(!f.another_component_unchanged(), "{f:?}");
         }
@@ -352,24 +442,52 @@ mod tests {
     }
 
     #[test]
-    fn a_pair_without_a_shared_subject_word_is_not_linkable() {
-        let alike = Features {
+    fn notes_about_different_subjects_are_not_linkable() {
+        let read = |old: &str, new: &str| {
+            let values = super::super::values::values;
+            about_different_things(old, &values(old), new, &values(new))
+        };
+        // Alike (the user's week, the user's languages), about different things.
+        assert!(read(
+            "I'm in the office on Mondays and Wednesdays from next week.",
+            "I moved my 1:1s with my manager to Fridays."
+        ));
+        assert!(read("I speak Polish and English.", "My main language at work is Java."));
+        // Updates that name no subject of their own, or the same one, are left to the score.
+        for (old, new) in [
+            ("My phone number is 555-0101", "It's 555-0202 now"),
+            ("My editor is Emacs.", "Switched to Vim."),
+            ("I live in Leeds.", "I moved to Bristol last month."),
+            (
+                "I just moved to Austin",
+                "I got a job offer in Denver and I'm moving there",
+            ),
+            ("My shell is bash.", "I use fish as my shell now."),
+            ("My working hours are 8am to 4pm.", "I work 10 to 6 now."),
+            ("Our meeting-free day is Wednesday.", "No-meeting day is Friday now."),
+            (
+                "The Django app runs Django 3.2 LTS.",
+                "Django 4.2 LTS in production since last release.",
+            ),
+            (
+                "UI translations are managed in a spreadsheet exported to JSON.",
+                "UI strings are translated in Crowdin and synced to the repo.",
+            ),
+            ("My preferred editor is VS Code.", "I've switched to Neovim full time."),
+        ] {
+            assert!(!read(old, new), "{new}");
+        }
+        let apart = Features {
             similarity: 0.6,
             replace: true,
-            own_subject: true,
+            different_subjects: true,
             ..Features::default()
         };
-        assert!(alike.shares_no_subject() && !alike.linkable());
-        let same = Features {
-            subject: vec!["shell".into()],
-            ..alike.clone()
-        };
-        assert!(same.linkable());
-        // "It's 555-0202 now" names no subject of its own: the score decides.
+        assert!(apart.names_another_subject() && !apart.linkable());
         assert!(
             Features {
-                own_subject: false,
-                ..alike
+                different_subjects: false,
+                ..apart
             }
             .linkable()
         );

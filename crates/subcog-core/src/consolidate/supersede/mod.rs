@@ -14,7 +14,8 @@
 //! of that evidence, fitted on the development half of a labelled set, gives a score; a
 //! pair is a supersession when the score reaches `consolidation.supersession_min_evidence`
 //! — unless the newer only states the same slot of another component, with no word of
-//! change, or the two share no subject word at all ([`Features::linkable`]).
+//! change, or the two are about different things: each names what it is about and they
+//! share no word ([`Features::linkable`]).
 //! Without an LLM the bar is set to prefer missing a replacement to inventing one. The
 //! reason recorded names the subject, the old and new values, the cues and the score.
 //!

@@ -19,14 +19,14 @@ const STOP: &[&str] = &[
     "new",
 ];
 
-static TOKEN: LazyLock<Regex> = LazyLock::new(|| {
+pub(super) static TOKEN: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"[#@][A-Za-z0-9_-]+|[A-Za-z][A-Za-z0-9_.+#-]*[A-Za-z0-9+#]|[A-Za-z]|\$?\d[\d,]*(?:\.\d+)*[a-zA-Z%]*")
         .expect("constant regex")
 });
 
 /// Words that state a quantity or a frequency: values like numbers ("one approval" →
 /// "two approving reviews", "weekly" → "daily").
-const NUMBER_WORDS: &[&str] = &[
+pub(super) const NUMBER_WORDS: &[&str] = &[
     "one",
     "two",
     "three",
