@@ -66,8 +66,11 @@ pub struct Features {
     pub other_component: bool,
     /// The newer moves from something the older never named: another part.
     pub other_part: bool,
-    /// Each names what it is about, and they share no word ([`topic_words`]): "My main
-    /// language at work is Java" and "I speak Polish and English" are about different things.
+    /// Each names what it is about, and they share no word ([`Reading`]): "My main language
+    /// at work is Java" and "I speak Polish and English" are alike, and about different
+    /// things. An update that names nothing of its own ("It's 555-0202 now", "Switched to
+    /// Vim", "I moved to Bristol last month") is left to the score. The offline judgement
+    /// never links such a pair; with an LLM configured it may still be asked.
     #[serde(skip)]
     pub different_subjects: bool,
     /// Old names gone or left behind (for explanations).
@@ -81,21 +84,39 @@ pub struct Features {
     pub subject: Vec<String>,
 }
 
-/// What is known about one memory before pairing.
+/// What is known about one memory before pairing (read once, whatever it is paired with).
 pub struct Reading {
     /// Stemmed subject words.
     pub words: std::collections::BTreeSet<String>,
     /// Numbers and names.
     pub values: Values,
+    /// It names what it is about: a word that is no name and no word of change.
+    pub names_topic: bool,
+    /// The first four letters of its words, names and words of change included (what two
+    /// memories must share to be about the same thing).
+    pub heads: std::collections::BTreeSet<String>,
 }
 
 impl Reading {
     /// Reads a memory.
     pub fn of(m: &Memory) -> Self {
+        let values = super::values::values(&m.content);
         Reading {
             words: super::values::content_words(&m.content),
-            values: super::values::values(&m.content),
+            names_topic: !topic_words(&m.content, &values, true).is_empty(),
+            heads: topic_words(&m.content, &values, false)
+                .into_iter()
+                .map(|w| w.chars().take(4).collect())
+                .collect(),
+            values,
         }
+    }
+
+    /// Each names what it is about, and the two share no word at all: names and words of
+    /// change count as shared, and so do words that begin alike ("translations" and
+    /// "translated"), since the stem is only a light one.
+    fn about_different_things(&self, other: &Reading) -> bool {
+        self.names_topic && other.names_topic && self.heads.is_disjoint(&other.heads)
     }
 }
 
@@ -143,7 +164,7 @@ const CONTRACTED: &[&str] = &[
 /// not a stopword, a number or number word, a word of time or half a contraction. With
 /// `topic`, not a name or a word of change either: what is left says what the memory is
 /// about.
-pub fn topic_words(text: &str, values: &Values, topic: bool) -> std::collections::BTreeSet<String> {
+fn topic_words(text: &str, values: &Values, topic: bool) -> std::collections::BTreeSet<String> {
     super::values::TOKEN
         .find_iter(text)
         .flat_map(|m| m.as_str().trim_end_matches('.').split('-'))
@@ -171,21 +192,6 @@ pub fn topic_words(text: &str, values: &Values, topic: bool) -> std::collections
         })
         .map(|w| super::values::stem(&w))
         .collect()
-}
-
-/// Each names what it is about, and the two share no word at all: names and words of
-/// change count as shared, and so do words that begin alike ("translations" and
-/// "translated"), since the stem is only a light one.
-fn about_different_things(old: &str, old_values: &Values, new: &str, new_values: &Values) -> bool {
-    let heads = |text: &str, values: &Values| -> std::collections::BTreeSet<String> {
-        topic_words(text, values, false)
-            .into_iter()
-            .map(|w| w.chars().take(4).collect())
-            .collect()
-    };
-    !topic_words(old, old_values, true).is_empty()
-        && !topic_words(new, new_values, true).is_empty()
-        && heads(old, old_values).is_disjoint(&heads(new, new_values))
 }
 
 impl Features {
@@ -263,7 +269,7 @@ impl Features {
             mentions_old_name: or.values.names.iter().any(|n| lower_new.contains(n.as_str())),
             other_component: qualifiers::qualifier_conflict(to, tn).is_some(),
             other_part: qualifiers::left_foreign(to, tn).is_some(),
-            different_subjects: about_different_things(to, &or.values, tn, &nr.values),
+            different_subjects: or.about_different_things(nr),
             old_values: gone,
             new_values: introduced,
             subject: subject.into_iter().take(4).map(|(_, w)| w.clone()).collect(),
@@ -324,19 +330,9 @@ impl Features {
         self.other_component && !(self.left || self.replace || self.value || self.correct || self.resolve)
     }
 
-    /// The two name different subjects and share none ([`topic_words`]): nothing says they
-    /// are about the same thing, only that they are alike ("I moved my 1:1s with my manager
-    /// to Fridays" and "I'm in the office on Mondays and Wednesdays"). An update that names
-    /// no subject of its own ("It's 555-0202 now", "Switched to Vim", "I moved to Bristol
-    /// last month") is left to the score. The offline judgement never links such a pair;
-    /// with an LLM configured it may still be asked.
-    pub fn names_another_subject(&self) -> bool {
-        self.different_subjects
-    }
-
     /// Whether the offline judgement may link the pair at all, whatever its score.
     pub fn linkable(&self) -> bool {
-        !self.another_component_unchanged() && !self.names_another_subject()
+        !self.another_component_unchanged() && !self.different_subjects
     }
 
     /// The evidence that newer replaces older, in `[0, 1]`.
@@ -444,8 +440,14 @@ mod tests {
     #[test]
     fn notes_about_different_subjects_are_not_linkable() {
         let read = |old: &str, new: &str| {
-            let values = super::super::values::values;
-            about_different_things(old, &values(old), new, &values(new))
+            let reading = |text: &str| {
+                Reading::of(&Memory::new(
+                    text,
+                    crate::model::Namespace::parse("decisions").expect("namespace"),
+                    chrono::Utc::now(),
+                ))
+            };
+            reading(old).about_different_things(&reading(new))
         };
         // Alike (the user's week, the user's languages), about different things.
         assert!(read(
@@ -483,7 +485,7 @@ mod tests {
             different_subjects: true,
             ..Features::default()
         };
-        assert!(apart.names_another_subject() && !apart.linkable());
+        assert!(!apart.linkable());
         assert!(
             Features {
                 different_subjects: false,
