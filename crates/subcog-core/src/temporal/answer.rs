@@ -137,6 +137,7 @@ pub fn offline(question: &str, memories: &[(&Memory, f64)], now: DateTime<Utc>) 
     let terms = crate::search::query_terms(question);
     let months = question_months(question);
     let past = PAST_QUESTION.is_match(question);
+    let done = DONE_QUESTION.is_match(question);
 
     let picks: Vec<Pick> = memories
         .iter()
@@ -165,7 +166,11 @@ pub fn offline(question: &str, memories: &[(&Memory, f64)], now: DateTime<Utc>) 
                 }
                 _ => None,
             };
+            // "When did …" is better answered by a memory telling that it happened than by
+            // the plan made before it ("coming over next month"), when both match.
+            let planned = |r: &TemporalRef| done && r.start.is_some_and(|s| s > day);
             let bonus = match (&own, &around) {
+                (Some(r), _) if planned(r) => 1.0 + DATED_BONUS / 2.0,
                 (Some(_), _) => 1.0 + DATED_BONUS,
                 (None, Some(_)) => 1.0 + DATED_BONUS / 2.0,
                 _ => 1.0,
@@ -316,6 +321,9 @@ fn source_list(memories: &[(&Memory, f64)], chosen: usize) -> Vec<SourceMemory> 
 }
 
 #[allow(clippy::expect_used)]
+static DONE_QUESTION: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?i)\bwhen\s+did\b").expect("constant regex"));
+
+#[allow(clippy::expect_used)]
 static PAST_QUESTION: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)\b(when|what date|what day|which day|what year|what month)\s+(did|was|were|had)\b")
         .expect("constant regex")
@@ -396,16 +404,24 @@ fn nearest_ref(text: &str, refs: &[TemporalRef], terms: &[String]) -> Option<Tem
         .filter(|t| t.len() > 2)
         .flat_map(|t| lower.match_indices(t.as_str()).map(|(i, _)| i).collect::<Vec<_>>())
         .collect();
-    refs.iter()
-        .filter(|r| r.start.is_some() && r.end.is_some() && r.confidence >= MIN_CONFIDENCE)
-        .min_by(|a, b| {
-            let dist = |r: &TemporalRef| {
-                let at = lower.find(&r.text.to_lowercase()).unwrap_or(0);
-                positions.iter().map(|p| p.abs_diff(at)).min().unwrap_or(0)
-            };
-            dist(a).cmp(&dist(b)).then(b.confidence.total_cmp(&a.confidence))
-        })
-        .cloned()
+    let usable = || {
+        refs.iter()
+            .filter(|r| r.start.is_some() && r.end.is_some() && r.confidence >= MIN_CONFIDENCE)
+    };
+    let nearest = usable().min_by(|a, b| {
+        let dist = |r: &TemporalRef| {
+            let at = lower.find(&r.text.to_lowercase()).unwrap_or(0);
+            positions.iter().map(|p| p.abs_diff(at)).min().unwrap_or(0)
+        };
+        dist(a).cmp(&dist(b)).then(b.confidence.total_cmp(&a.confidence))
+    })?;
+    // "In two weeks, on the 6th of August": a narrower reference inside the chosen one
+    // says the same more precisely.
+    let span = |r: &TemporalRef| r.start.zip(r.end).map(|(s, e)| (e - s).num_days());
+    let narrower = usable()
+        .filter(|r| r.start >= nearest.start && r.end <= nearest.end && span(r) < span(nearest))
+        .min_by_key(|r| span(r));
+    Some(narrower.unwrap_or(nearest).clone())
 }
 
 /// Whether the words are a calendar date of their own ("8 May 2023") rather than relative.
@@ -677,6 +693,32 @@ mod tests {
         assert_eq!(
             a.date.map(|d| (d.start.to_string(), d.granularity)),
             Some(("2023-05-01".into(), Granularity::Month))
+        );
+    }
+
+    #[test]
+    fn what_was_done_beats_the_plan_for_it() {
+        let plan = memory("Rosa: my sister Carmen is coming to stay next month.", 2023, 5, 28);
+        let done = memory("Rosa: Carmen arrived on Saturday, four hours late.", 2023, 6, 22);
+        let mems = [(&plan, 1.0), (&done, 0.95)];
+        // "When did …" asks what happened: the memory telling it wins over the plan.
+        let a = offline("When did Carmen arrive at Rosa's?", &mems, now());
+        assert_eq!(a.date.map(|d| d.start.to_string()).as_deref(), Some("2023-06-17"));
+        // "When was … due" asks about the plan.
+        let a = offline("When was Carmen due to stay with Rosa?", &mems, now());
+        assert_eq!(
+            a.date.map(|d| (d.start.to_string(), d.granularity)),
+            Some(("2023-06-01".into(), Granularity::Month))
+        );
+    }
+
+    #[test]
+    fn a_date_that_restates_a_week_is_the_answer() {
+        let m = memory("Maya: Mum visits in two weeks, on the 6th of August.", 2022, 7, 23);
+        let a = offline("When is Maya's mum visiting?", &[(&m, 1.0)], now());
+        assert_eq!(
+            a.date.map(|d| (d.start.to_string(), d.granularity)),
+            Some(("2022-08-06".into(), Granularity::Day))
         );
     }
 

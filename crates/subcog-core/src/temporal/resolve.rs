@@ -80,7 +80,7 @@ pub enum DateOrder {
 }
 
 const NUMBER: &str =
-    r"(\d{1,3}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a couple of|a few|several)";
+    r"(\d{1,3}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a couple of|a couple|a few|several)";
 const MONTH: &str = r"(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)";
 const WEEKDAY: &str = r"(monday|tuesday|wednesday|thursday|friday|saturday|sunday)";
 /// Weekday names and their usual abbreviations, only used after last/this/next.
@@ -101,10 +101,25 @@ static PATTERNS: LazyLock<Vec<(Kind, Regex)>> = LazyLock::new(|| {
             Kind::IsoSpan,
             r"\b(\d{4})-(\d{1,2})-(\d{1,2})\s*(?:to|until|through|till|–|-)\s*(\d{4})-(\d{1,2})-(\d{1,2})\b".into(),
         ),
+        // "from the 14th to the 16th of September", "5-7 March 2024", "Sept 14 to 16": one
+        // range of days in one month.
+        p(
+            Kind::DaySpan,
+            format!(
+                r"\b(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th)?\s*(?:to|until|till|through|–|-|and)\s*(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th)?(?: of)?\s+{MONTH}(?:,?\s+(\d{{4}}))?\b"
+            ),
+        ),
+        p(
+            Kind::MonthDaySpan,
+            format!(
+                r"\b{MONTH}\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?\s*(?:to|until|till|through|–|-)\s*(\d{{1,2}})(?:st|nd|rd|th)?(?:,?\s+(\d{{4}}))?\b"
+            ),
+        ),
         p(Kind::Iso, r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b".into()),
         p(Kind::Numeric, r"\b(\d{1,2})/(\d{1,2})/(\d{4})\b".into()),
         p(Kind::DotDate, r"\b(\d{1,2})\.(\d{1,2})\.(\d{4})\b".into()),
         p(Kind::Quarter, r"\bQ([1-4])\s*(?:of\s+)?((?:19|20)\d{2})\b".into()),
+        p(Kind::YearQuarter, r"\b((?:19|20)\d{2})\s*Q([1-4])\b".into()),
         p(
             Kind::QuarterOrdinal,
             r"\bthe (first|second|third|fourth|1st|2nd|3rd|4th) quarter of ((?:19|20)\d{2})\b".into(),
@@ -126,6 +141,7 @@ static PATTERNS: LazyLock<Vec<(Kind, Regex)>> = LazyLock::new(|| {
         p(Kind::MonthYear, format!(r"\b{MONTH},?\s+(\d{{4}})\b")),
         p(Kind::RelMonth, format!(r"\b(last|this|next|in|during)\s+{MONTH}\b")),
         p(Kind::Since, r"\bsince\s+((?:19|20)\d{2})\b".into()),
+        p(Kind::SinceMonth, format!(r"\bsince\s+{MONTH}\b")),
         p(
             Kind::InYear,
             r"\b(?:in|during|back in|throughout|early|late|mid)[\s-]+((?:19|20)\d{2})\b".into(),
@@ -137,6 +153,11 @@ static PATTERNS: LazyLock<Vec<(Kind, Regex)>> = LazyLock::new(|| {
         p(
             Kind::For,
             format!(r"\bfor\s+(?:the\s+(?:last|past)\s+)?{NUMBER}\s+(day|week|month|year)s?\b"),
+        ),
+        // Before "today", which it holds.
+        p(
+            Kind::FromNow,
+            format!(r"\b{NUMBER}\s+(day|week|weekend|fortnight|month|year)s?\s+from\s+(?:now|today)\b"),
         ),
         p(Kind::DayBeforeYesterday, r"\bthe day before yesterday\b".into()),
         p(Kind::DayAfterTomorrow, r"\bthe day after tomorrow\b".into()),
@@ -162,15 +183,25 @@ static PATTERNS: LazyLock<Vec<(Kind, Regex)>> = LazyLock::new(|| {
             Kind::In,
             format!(r"\bin\s+{NUMBER}\s+(day|week|weekend|fortnight|month|year)s?(?:'?\s+time)?\b"),
         ),
+        p(Kind::AfterNext, r"\bthe (week|weekend|month|year) after next\b".into()),
         p(Kind::WeekBefore, r"\bthe (week|weekend|month|year) before(\s+last)?\b".into()),
         p(
             Kind::Rel,
-            r"\b(?:earlier\s+|later\s+)?(last|this past|this|next|past)\s+(week|weekend|month|year)\b".into(),
+            r"\b(?:earlier\s+|later\s+)?(last|this past|this|next|past)\s+(week|weekend|wknd|month|year)\b".into(),
         ),
         p(Kind::SeasonYear, format!(r"\b{SEASON}\s+(?:of\s+)?((?:19|20)\d{{2}})\b")),
         p(Kind::Season, format!(r"\b(last|this past|this|next|in|during)\s+(?:the\s+)?{SEASON}\b")),
         p(Kind::RelWeekday, format!(r"\b(last|this past|this coming|this|next|coming)\s+{WEEKDAY_SHORT}")),
         p(Kind::BareWeekday, format!(r"\b(?:on\s+)?{WEEKDAY}\b")),
+        // "on Fri", "moved to Thurs", "Wed: paired with Ana": abbreviations only where
+        // they cannot be a word ("the sun", "sat down", "we wed").
+        p(
+            Kind::BareWeekday,
+            r"(?:\b(?:on|by|until|till|to|from|since|before|after)\s+|^\s*)(mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)\b\.?(?:\s*:)?".into(),
+        ),
+        // "over the weekend": the last one in a sentence that looks back, the coming one
+        // in one that looks ahead.
+        p(Kind::OverWeekend, r"\bover the (?:weekend|wknd)\b".into()),
         // "on the 21st": a day of a month the sentence leaves to its tense (checked in
         // `resolve_all`: not "on the 2nd floor").
         p(
@@ -179,7 +210,7 @@ static PATTERNS: LazyLock<Vec<(Kind, Regex)>> = LazyLock::new(|| {
         ),
         p(
             Kind::Holiday,
-            r"\b(christmas day|christmas eve|boxing day|new year'?s eve|new year'?s day|halloween|valentine'?s day|bonfire night|st\.? patrick'?s day|(?:(?:over|at|for|on|before|after|since|until|by|this|last|next)\s+)christmas)\b".into(),
+            r"\b(christmas day|christmas eve|boxing day|new year'?s eve|new year'?s day|halloween|valentine'?s day|bonfire night|st\.? patrick'?s day|(?:(?:over|at|for|on|before|after|since|until|by|this|last|next)\s+)christmas(?:\s+(?:eve|day))?)\b".into(),
         ),
         p(
             Kind::Edge,
@@ -201,10 +232,13 @@ static PATTERNS: LazyLock<Vec<(Kind, Regex)>> = LazyLock::new(|| {
 enum Kind {
     Anchored,
     IsoSpan,
+    DaySpan,
+    MonthDaySpan,
     Iso,
     Numeric,
     DotDate,
     Quarter,
+    YearQuarter,
     QuarterOrdinal,
     RelQuarter,
     DayMonthYear,
@@ -214,6 +248,7 @@ enum Kind {
     MonthYear,
     RelMonth,
     Since,
+    SinceMonth,
     InYear,
     YearsNow,
     For,
@@ -226,12 +261,15 @@ enum Kind {
     Today,
     Ago,
     In,
+    FromNow,
+    AfterNext,
     WeekBefore,
     Rel,
     SeasonYear,
     Season,
     RelWeekday,
     BareWeekday,
+    OverWeekend,
     Ordinal,
     Holiday,
     Edge,
@@ -261,7 +299,14 @@ pub fn resolve_all(text: &str, anchor: NaiveDate, order: DateOrder) -> Vec<Tempo
             ) {
                 continue;
             }
-            let tense = super::tense::around_expression(text, s, e);
+            // "since October 14" looks back, whatever the verb ("has been open since"); a
+            // deadline with no verb to tell ("forms to the office by Monday") looks ahead.
+            let told = super::tense::around_expression(text, s, e);
+            let tense = match last_word(text.get(..s).unwrap_or_default()).as_str() {
+                "since" => Tense::Past,
+                "by" | "until" | "till" if told == Tense::Unknown => Tense::Future,
+                _ => told,
+            };
             let text = whole.as_str().to_string();
             let resolved = if *kind == Kind::Vague {
                 // Named but not placeable: kept as words, never given invented dates.
@@ -338,7 +383,7 @@ fn year(y: i32, confidence: f32) -> Option<Resolved> {
 fn count(word: &str) -> Option<(i64, f32)> {
     let n = match word.trim() {
         "a" | "an" | "one" => 1,
-        "two" | "a couple of" => 2,
+        "two" | "a couple of" | "a couple" => 2,
         "three" | "a few" => 3,
         "several" => 4,
         "four" => 4,
@@ -446,8 +491,11 @@ fn resolve(kind: Kind, g: &[String], anchor: NaiveDate, order: DateOrder, tense:
             let b = NaiveDate::from_ymd_opt(int(3)?, num(4)?, num(5)?)?;
             (a <= b).then_some((a, b, Granularity::Span, 0.95))
         }
+        Kind::DaySpan => day_span(anchor, month_of(g.get(2)?)?, num(0)?, num(1)?, g.get(3), tense),
+        Kind::MonthDaySpan => day_span(anchor, month_of(g.first()?)?, num(1)?, num(2)?, g.get(3), tense),
         Kind::DotDate => day(NaiveDate::from_ymd_opt(int(2)?, num(1)?, num(0)?)?, 0.9),
         Kind::Quarter => quarter(int(1)?, num(0)?, 0.95),
+        Kind::YearQuarter => quarter(int(0)?, num(1)?, 0.95),
         Kind::QuarterOrdinal => {
             let q = match g.first()?.as_str() {
                 "first" | "1st" => 1,
@@ -470,7 +518,10 @@ fn resolve(kind: Kind, g: &[String], anchor: NaiveDate, order: DateOrder, tense:
         Kind::Iso => day(NaiveDate::from_ymd_opt(int(0)?, num(1)?, num(2)?)?, 0.99),
         Kind::Numeric => {
             let (a, b, y) = (num(0)?, num(1)?, int(2)?);
+            // A field above 12 can only be the day ("20/05/2021"), whatever the order.
             let (m, d) = match order {
+                _ if a > 12 => (b, a),
+                _ if b > 12 => (a, b),
                 DateOrder::Mdy => (a, b),
                 DateOrder::Dmy => (b, a),
             };
@@ -500,6 +551,19 @@ fn resolve(kind: Kind, g: &[String], anchor: NaiveDate, order: DateOrder, tense:
             let y = int(0)?;
             let start = NaiveDate::from_ymd_opt(y, 1, 1)?;
             (start <= anchor).then_some((start, anchor, Granularity::Span, 0.9))
+        }
+        // "since September": the most recent September, this one included.
+        Kind::SinceMonth => {
+            let m = month_of(g.first()?)?;
+            month(
+                if m <= anchor.month() {
+                    anchor.year()
+                } else {
+                    anchor.year() - 1
+                },
+                m,
+                0.8,
+            )
         }
         Kind::InYear => year(int(0)?, 0.9),
         Kind::For | Kind::YearsNow => {
@@ -538,10 +602,10 @@ fn resolve(kind: Kind, g: &[String], anchor: NaiveDate, order: DateOrder, tense:
                 _ => year(at.year(), c),
             }
         }
-        Kind::In => {
-            // "in two weeks": a date ahead when the sentence looks ahead ("the hen do is in
-            // two weeks"); otherwise a duration ("finishing three in six weeks").
-            if tense != Tense::Future || matches!(g.first()?.as_str(), "a few" | "several" | "a couple of") {
+        Kind::In | Kind::FromNow => {
+            // "in two weeks": a date ahead unless the sentence looks back ("finished three
+            // in six weeks" is a duration). "Three days from now" always looks ahead.
+            if (kind == Kind::In && tense == Tense::Past) || matches!(g.first()?.as_str(), "a few" | "several") {
                 return None;
             }
             let (n, _) = count(g.first()?)?;
@@ -555,7 +619,18 @@ fn resolve(kind: Kind, g: &[String], anchor: NaiveDate, order: DateOrder, tense:
                 "week" => week(at, 0.6),
                 "weekend" => weekend(at, 0.6),
                 "month" => month(at.year(), at.month(), 0.6),
-                _ => month(at.year(), at.month(), 0.5),
+                // "in two years", like "two years ago": the calendar year.
+                _ => year(at.year(), 0.5),
+            }
+        }
+        Kind::AfterNext => {
+            let unit = g.first()?.as_str();
+            let at = shift(anchor, unit, 2)?;
+            match unit {
+                "week" => week(at, 0.8),
+                "weekend" => weekend(at, 0.8),
+                "month" => month(at.year(), at.month(), 0.8),
+                _ => year(at.year(), 0.8),
             }
         }
         Kind::WeekBefore => {
@@ -580,7 +655,10 @@ fn resolve(kind: Kind, g: &[String], anchor: NaiveDate, order: DateOrder, tense:
                 "next" => 1,
                 _ => 0,
             };
-            let unit = g.get(1)?.as_str();
+            let unit = match g.get(1)?.as_str() {
+                "wknd" => "weekend",
+                other => other,
+            };
             let at = shift(anchor, unit, dir)?;
             match unit {
                 "week" => week(at, 0.9),
@@ -607,6 +685,23 @@ fn resolve(kind: Kind, g: &[String], anchor: NaiveDate, order: DateOrder, tense:
                 day(first_after(anchor, wd), 0.7)
             } else {
                 day(most_recent_before(anchor, wd), 0.7)
+            }
+        }
+        Kind::OverWeekend => {
+            let saturday = |d: NaiveDate| week_of(d) + Duration::days(5);
+            match tense {
+                // The weekend whose Saturday is before the memory's day.
+                Tense::Past => {
+                    let this = saturday(anchor);
+                    let sat = if this < anchor { this } else { this - Duration::days(7) };
+                    weekend(sat, 0.7)
+                }
+                Tense::Future => {
+                    let this = saturday(anchor);
+                    let sat = if this > anchor { this } else { this + Duration::days(7) };
+                    weekend(sat, 0.7)
+                }
+                Tense::Unknown => None,
             }
         }
         Kind::Ordinal => {
@@ -717,17 +812,63 @@ fn ruled_out(kind: Kind, before: &str, after: &str) -> bool {
         }
         // "the Christmas party" is not on Christmas Day.
         Kind::Holiday => NAMED_AFTER_HOLIDAYS.contains(&next.as_str()),
-        // "for a week from Saturday" counts forward from a date the text names.
-        Kind::For => ["from", "starting", "beginning", "after"].contains(&next.as_str()),
+        // "for a week from Saturday" counts forward from a date the text names; "retained
+        // for 90 days" is a rule, not a span that ends now ("I've had him for 10 years").
+        Kind::For => {
+            ["from", "starting", "beginning", "after"].contains(&next.as_str()) || (!perfect(before) && stative(before))
+        }
         // "by the end of the month" is a deadline, not when anything happened.
         Kind::Edge => prev == "by",
         // "in two weeks" is a date ahead; "finish it in six weeks" a duration.
-        Kind::In => DURATION_BEFORE.contains(&prev.as_str()),
+        Kind::In => DURATION_BEFORE.contains(&prev.as_str()) || DURATION_VERB.is_match(sentence_end(before)),
         // "every Monday", "each Friday": a schedule, not a date.
-        Kind::BareWeekday => prev == "every" || prev == "each",
+        // "Monday.com" is a product.
+        // "Tuesday, 12 September 2023": the date says which Tuesday.
+        Kind::BareWeekday => {
+            prev == "every"
+                || prev == "each"
+                || DATE_AFTER_WEEKDAY.is_match(after)
+                || after
+                    .strip_prefix('.')
+                    .is_some_and(|r| r.starts_with(|c: char| c.is_alphanumeric()))
+        }
         _ => false,
     }
 }
+
+/// A calendar date right after a weekday ("Tuesday, 12 September 2023", "Fri, March 3").
+static DATE_AFTER_WEEKDAY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&format!(
+        r"(?i)^,?\s+(?:the\s+)?(?:\d{{1,2}}(?:st|nd|rd|th)?(?: of)?\s+{MONTH}\b|{MONTH}\.?\s+\d{{1,2}}\b)"
+    ))
+    .expect("constant regex")
+});
+
+/// The part of the sentence that `before` ends in.
+fn sentence_end(before: &str) -> &str {
+    let start = before.rfind(['.', '!', '?', '\n']).map_or(0, |p| p + 1);
+    before.get(start..).unwrap_or(before)
+}
+
+/// Whether the sentence that `before` ends in has a perfect ("I've had", "has been").
+fn perfect(before: &str) -> bool {
+    static PERFECT: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"(?i)\b(have|has|had|been)\b|['’]ve\b").expect("constant regex"));
+    PERFECT.is_match(sentence_end(before))
+}
+
+/// Whether the sentence that `before` ends in states a rule or plan ("are retained", "will
+/// run"), which "for 30 days" measures rather than dates.
+fn stative(before: &str) -> bool {
+    static STATIVE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)\b(is|are|be|was|were|will|can|must|should|may|might)\b|['’]ll\b").expect("constant regex")
+    });
+    STATIVE.is_match(sentence_end(before))
+}
+
+/// Verbs that make "in six weeks" how long something took ("finishing three in six weeks").
+static DURATION_VERB: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)\b(finish\w*|complet\w*|done|took|takes?|taking)\b").expect("constant regex"));
 
 /// The first word of `text`, lower-cased.
 fn next_word(text: &str) -> String {
@@ -823,6 +964,17 @@ fn quarter(y: i32, q: u32, confidence: f32) -> Option<Resolved> {
     let first = NaiveDate::from_ymd_opt(y, 3 * q.checked_sub(1)? + 1, 1)?;
     let last = first.checked_add_months(Months::new(3))? - Duration::days(1);
     Some((first, last, Granularity::Span, confidence))
+}
+
+/// Days `from..=to` of month `m`, in the year written or, without one, placed by the
+/// tense like a month and day.
+fn day_span(anchor: NaiveDate, m: u32, from: u32, to: u32, year: Option<&String>, tense: Tense) -> Option<Resolved> {
+    let start = match year.filter(|y| !y.is_empty()) {
+        Some(y) => NaiveDate::from_ymd_opt(y.parse().ok()?, m, from)?,
+        None => month_day(anchor, m, from, tense)?,
+    };
+    let end = NaiveDate::from_ymd_opt(start.year(), m, to)?;
+    (start < end).then_some((start, end, Granularity::Span, 0.9))
 }
 
 /// A month and day without a year: the most recent one (the memory's day included) when

