@@ -138,6 +138,7 @@ pub fn offline(question: &str, memories: &[(&Memory, f64)], now: DateTime<Utc>) 
     let months = question_months(question);
     let past = PAST_QUESTION.is_match(question);
     let done = DONE_QUESTION.is_match(question);
+    let coming = COMING_QUESTION.is_match(question);
 
     let picks: Vec<Pick> = memories
         .iter()
@@ -153,7 +154,17 @@ pub fn offline(question: &str, memories: &[(&Memory, f64)], now: DateTime<Utc>) 
                 .filter(|r| !(past && r.start.is_some_and(|s| s > day) && !topical(&m.content, r, &terms)))
                 .cloned()
                 .collect();
-            let own = nearest_ref(&m.content, &refs, &terms);
+            // "When is the wedding?" asks about what is ahead of the memory: "my sister rang
+            // last weekend: the wedding is on the 10th of June" answers with the wedding.
+            let ahead: Vec<TemporalRef> = refs
+                .iter()
+                .filter(|r| r.start.is_some_and(|s| s > day))
+                .cloned()
+                .collect();
+            let own = match nearest_ref(&m.content, &ahead, &terms) {
+                Some(r) if coming => Some(r),
+                _ => nearest_ref(&m.content, &refs, &terms),
+            };
             // Words around the memory (the turns before and after, in a conversation) may
             // date what it says: "How was the camping trip last week?" / "It was awesome!"
             let around = match (&own, &m.context) {
@@ -168,7 +179,9 @@ pub fn offline(question: &str, memories: &[(&Memory, f64)], now: DateTime<Utc>) 
             };
             // "When did …" is better answered by a memory telling that it happened than by
             // the plan made before it ("coming over next month"), when both match.
-            let planned = |r: &TemporalRef| done && r.start.is_some_and(|s| s > day);
+            let planned = |r: &TemporalRef| {
+                (done && r.start.is_some_and(|s| s > day)) || (coming && r.end.is_some_and(|e| e < day))
+            };
             let bonus = match (&own, &around) {
                 (Some(r), _) if planned(r) => 1.0 + DATED_BONUS / 2.0,
                 (Some(_), _) => 1.0 + DATED_BONUS,
@@ -319,6 +332,14 @@ fn source_list(memories: &[(&Memory, f64)], chosen: usize) -> Vec<SourceMemory> 
         })
         .collect()
 }
+
+#[allow(clippy::expect_used)]
+static COMING_QUESTION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)\bwhen\s+(?:is|are|will|does|do)\b|\bwhen's\b|\b(?:due|planning|going|supposed|scheduled|set)\s+to\b",
+    )
+    .expect("constant regex")
+});
 
 #[allow(clippy::expect_used)]
 static DONE_QUESTION: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?i)\bwhen\s+did\b").expect("constant regex"));
@@ -710,6 +731,31 @@ mod tests {
             a.date.map(|d| (d.start.to_string(), d.granularity)),
             Some(("2023-06-01".into(), Granularity::Month))
         );
+    }
+
+    #[test]
+    fn when_is_asks_about_what_is_ahead() {
+        let m = memory(
+            "Lena: my sister rang last weekend: the wedding in Como is confirmed for the 10th of June.",
+            2023,
+            3,
+            8,
+        );
+        let a = offline("When is Lena's sister's wedding?", &[(&m, 1.0)], now());
+        assert_eq!(a.date.map(|d| d.start.to_string()).as_deref(), Some("2023-06-10"));
+        // "When did her sister ring?" still reads the weekend.
+        let a = offline("When did Lena's sister ring?", &[(&m, 1.0)], now());
+        assert_eq!(a.date.map(|d| d.start.to_string()).as_deref(), Some("2023-03-04"));
+        // Across memories, what lies ahead beats a past event that matches as well.
+        let past = memory("Hannah: we booked the wedding venue last Saturday.", 2023, 11, 15);
+        let ahead = memory(
+            "Hannah: the wedding is on the 8th of June, save the date!",
+            2023,
+            11,
+            15,
+        );
+        let a = offline("When is Hannah's wedding?", &[(&past, 1.0), (&ahead, 0.9)], now());
+        assert_eq!(a.date.map(|d| d.start.to_string()).as_deref(), Some("2024-06-08"));
     }
 
     #[test]
