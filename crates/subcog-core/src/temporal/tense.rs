@@ -54,7 +54,7 @@ const NOT_PAST: &[&str] = &[
 
 static PRESENT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)\b(is|are|gets?|starts?|begins?|expires?|ends?|runs? out|due|opens?|closes?|kicks? off|lands?|happens?|fly|flies|leaves?|departs?|arrives?|returns?|goes live|go live|moves? (?:in|out)|(?:'ve|have|'s|has) got|(?:'s|’s|'re|’re)\s+(?:on|in|at|from|this|next))\b",
+        r"(?i)\b(is|are|gets?|(?:re)?starts?|begins?|expires?|ends?|runs? out|due|(?:re)?opens?|closes?|goes back|go back|comes? back|kicks? off|lands?|happens?|fly|flies|leaves?|departs?|arrives?|returns?|goes live|go live|moves? (?:in|out)|(?:'ve|have|'s|has) got|(?:'s|’s|'re|’re)\s+(?:on|in|at|from|this|next))\b",
     )
     .expect("constant regex")
 });

@@ -621,4 +621,7 @@ fn forms_other_writers_use() {
         day("2024-03-11")
     );
     assert_eq!(one("Send the signed forms by Monday.", "2024-03-06"), day("2024-03-11"));
+    // "reopens", "goes back" state a schedule.
+    assert_eq!(one("The pool reopens on June 15.", "2024-09-20"), day("2025-06-15"));
+    assert_eq!(one("School goes back on Tuesday", "2024-03-06"), day("2024-03-12"));
 }
