@@ -879,8 +879,8 @@ fn next_word(text: &str) -> String {
         .to_lowercase()
 }
 
-/// The last word of `text`, lower-cased.
-fn last_word(text: &str) -> String {
+/// The last word of `text`, lower-cased ("wedding's" ends in "s").
+pub(super) fn last_word(text: &str) -> String {
     text.trim_end()
         .rsplit(|c: char| !c.is_alphanumeric())
         .next()

@@ -8,6 +8,8 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use super::resolve::last_word;
+
 /// Which way a sentence looks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Tense {
@@ -37,15 +39,6 @@ const PARTICIPLE_BEFORE: &[&str] = &[
     "the", "a", "an", "my", "our", "your", "their", "his", "her", "its", "this", "that", "these", "those", "is", "are",
     "am", "be", "being", "s", "re", "m",
 ];
-
-/// The last word of `text`, lower-cased ("wedding's" ends in "s").
-fn last_word(text: &str) -> String {
-    text.trim_end()
-        .rsplit(|c: char| !c.is_alphanumeric())
-        .next()
-        .unwrap_or_default()
-        .to_lowercase()
-}
 
 /// Words ending in -ed that are no past tense.
 const NOT_PAST: &[&str] = &[
