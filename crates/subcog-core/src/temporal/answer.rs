@@ -138,7 +138,7 @@ pub fn offline(question: &str, memories: &[(&Memory, f64)], now: DateTime<Utc>) 
     let months = question_months(question);
     let past = PAST_QUESTION.is_match(question);
     let done = DONE_QUESTION.is_match(question);
-    let coming = COMING_QUESTION.is_match(question);
+    let coming = !done && COMING_QUESTION.is_match(question);
 
     let picks: Vec<Pick> = memories
         .iter()
@@ -436,11 +436,16 @@ fn nearest_ref(text: &str, refs: &[TemporalRef], terms: &[String]) -> Option<Tem
         };
         dist(a).cmp(&dist(b)).then(b.confidence.total_cmp(&a.confidence))
     })?;
-    // "In two weeks, on the 6th of August": a narrower reference inside the chosen one
-    // says the same more precisely.
+    // "In two weeks, on the 6th of August": a narrower reference right beside the chosen
+    // one, inside its range, says the same more precisely.
     let span = |r: &TemporalRef| r.start.zip(r.end).map(|(s, e)| (e - s).num_days());
+    let at = |r: &TemporalRef| lower.find(&r.text.to_lowercase()).map(|p| (p, p + r.text.len()));
+    let beside = |r: &TemporalRef| match (at(nearest), at(r)) {
+        (Some((a0, a1)), Some((b0, b1))) => b0.saturating_sub(a1).max(a0.saturating_sub(b1)) <= 12,
+        _ => false,
+    };
     let narrower = usable()
-        .filter(|r| r.start >= nearest.start && r.end <= nearest.end && span(r) < span(nearest))
+        .filter(|r| r.start >= nearest.start && r.end <= nearest.end && span(r) < span(nearest) && beside(r))
         .min_by_key(|r| span(r));
     Some(narrower.unwrap_or(nearest).clone())
 }
@@ -765,6 +770,13 @@ mod tests {
         assert_eq!(
             a.date.map(|d| (d.start.to_string(), d.granularity)),
             Some(("2022-08-06".into(), Granularity::Day))
+        );
+        // Only beside it: a day named elsewhere in the text is another event.
+        let m = memory("In 2023 we moved to Austin; on March 3 the dog got sick.", 2024, 1, 10);
+        let a = offline("When did we move to Austin?", &[(&m, 1.0)], now());
+        assert_eq!(
+            a.date.map(|d| (d.start.to_string(), d.granularity)),
+            Some(("2023-01-01".into(), Granularity::Year))
         );
     }
 

@@ -106,7 +106,7 @@ static PATTERNS: LazyLock<Vec<(Kind, Regex)>> = LazyLock::new(|| {
         p(
             Kind::DaySpan,
             format!(
-                r"\b(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th)?\s*(?:to|until|till|through|–|-|and)\s*(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th)?(?: of)?\s+{MONTH}(?:,?\s+(\d{{4}}))?\b"
+                r"\b(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th)?\s*(?:to|until|till|through|–|-)\s*(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th)?(?: of)?\s+{MONTH}(?:,?\s+(\d{{4}}))?\b"
             ),
         ),
         p(
@@ -197,8 +197,9 @@ static PATTERNS: LazyLock<Vec<(Kind, Regex)>> = LazyLock::new(|| {
         // they cannot be a word ("the sun", "sat down", "we wed").
         p(
             Kind::BareWeekday,
-            r"(?:\b(?:on|by|until|till|to|from|since|before|after)\s+|^\s*)(mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)\b\.?(?:\s*:)?".into(),
+            r"\b(?:on|by|until|till|since|before|after)\s+(mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)\b\.?".into(),
         ),
+        p(Kind::BareWeekday, r"(?m)^\s*(mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)\.?\s*:".into()),
         // "over the weekend": the last one in a sentence that looks back, the coming one
         // in one that looks ahead.
         p(Kind::OverWeekend, r"\bover the (?:weekend|wknd)\b".into()),
@@ -292,17 +293,33 @@ pub fn resolve_all(text: &str, anchor: NaiveDate, order: DateOrder) -> Vec<Tempo
             let groups: Vec<String> = (1..caps.len())
                 .map(|i| caps.get(i).map(|m| m.as_str().to_lowercase()).unwrap_or_default())
                 .collect();
-            if ruled_out(
-                *kind,
-                text.get(..s).unwrap_or_default(),
-                text.get(e..).unwrap_or_default(),
-            ) {
+            // "Steps 3-5 may fail": the verb, not the month; "sat on the sun deck": words, not
+            // days (the unambiguous abbreviations may be lower-case, as people text).
+            let written = whole.as_str();
+            let yearless = written.chars().filter(char::is_ascii_digit).count() < 4;
+            if (groups.iter().any(|g| g == "may") && written.contains("may") && yearless)
+                || ["wed", "sat", "sun"]
+                    .iter()
+                    .any(|w| groups.iter().any(|g| g.trim_end_matches('.') == *w) && written.contains(w))
+            {
                 continue;
             }
             // "since October 14" looks back, whatever the verb ("has been open since"); a
             // deadline with no verb to tell ("forms to the office by Monday") looks ahead.
             let told = super::tense::around_expression(text, s, e);
-            let tense = match last_word(text.get(..s).unwrap_or_default()).as_str() {
+            if ruled_out(
+                *kind,
+                text.get(..s).unwrap_or_default(),
+                text.get(e..).unwrap_or_default(),
+                told,
+            ) {
+                continue;
+            }
+            let lead = match next_word(written).as_str() {
+                w @ ("since" | "by" | "until" | "till") => w.to_string(),
+                _ => last_word(text.get(..s).unwrap_or_default()),
+            };
+            let tense = match lead.as_str() {
                 "since" => Tense::Past,
                 "by" | "until" | "till" if told == Tense::Unknown => Tense::Future,
                 _ => told,
@@ -397,7 +414,7 @@ fn count(word: &str) -> Option<(i64, f32)> {
         "twelve" => 12,
         digits => digits.parse().ok()?,
     };
-    let vague = matches!(word.trim(), "a couple of" | "a few" | "several");
+    let vague = matches!(word.trim(), "a couple of" | "a couple" | "a few" | "several");
     Some((n, if vague { 0.5 } else { 0.9 }))
 }
 
@@ -698,7 +715,7 @@ fn resolve(kind: Kind, g: &[String], anchor: NaiveDate, order: DateOrder, tense:
                 }
                 Tense::Future => {
                     let this = saturday(anchor);
-                    let sat = if this > anchor { this } else { this + Duration::days(7) };
+                    let sat = if this >= anchor { this } else { this + Duration::days(7) };
                     weekend(sat, 0.7)
                 }
                 Tense::Unknown => None,
@@ -800,7 +817,7 @@ const HOLIDAYS: &[(&str, u32, u32)] = &[
 ];
 
 /// Whether the words around a match say it is no date after all.
-fn ruled_out(kind: Kind, before: &str, after: &str) -> bool {
+fn ruled_out(kind: Kind, before: &str, after: &str, tense: Tense) -> bool {
     let (prev, next) = (last_word(before), next_word(after));
     match kind {
         // "on the 2nd floor", "for the 3rd time": an ordinal that counts something.
@@ -820,7 +837,10 @@ fn ruled_out(kind: Kind, before: &str, after: &str) -> bool {
         // "by the end of the month" is a deadline, not when anything happened.
         Kind::Edge => prev == "by",
         // "in two weeks" is a date ahead; "finish it in six weeks" a duration.
-        Kind::In => DURATION_BEFORE.contains(&prev.as_str()) || DURATION_VERB.is_match(sentence_end(before)),
+        Kind::In => {
+            DURATION_BEFORE.contains(&prev.as_str())
+                || (tense != Tense::Future && DURATION_VERB.is_match(sentence_end(before)))
+        }
         // "every Monday", "each Friday": a schedule, not a date.
         // "Monday.com" is a product.
         // "Tuesday, 12 September 2023": the date says which Tuesday.
@@ -868,7 +888,7 @@ fn stative(before: &str) -> bool {
 
 /// Verbs that make "in six weeks" how long something took ("finishing three in six weeks").
 static DURATION_VERB: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?i)\b(finish\w*|complet\w*|done|took|takes?|taking)\b").expect("constant regex"));
+    LazyLock::new(|| Regex::new(r"(?i)\b(finish\w*|complet\w*|done|took|takes?)\b").expect("constant regex"));
 
 /// The first word of `text`, lower-cased.
 fn next_word(text: &str) -> String {
@@ -969,11 +989,12 @@ fn quarter(y: i32, q: u32, confidence: f32) -> Option<Resolved> {
 /// Days `from..=to` of month `m`, in the year written or, without one, placed by the
 /// tense like a month and day.
 fn day_span(anchor: NaiveDate, m: u32, from: u32, to: u32, year: Option<&String>, tense: Tense) -> Option<Resolved> {
-    let start = match year.filter(|y| !y.is_empty()) {
-        Some(y) => NaiveDate::from_ymd_opt(y.parse().ok()?, m, from)?,
-        None => month_day(anchor, m, from, tense)?,
+    // Placed by its last day: a span under way on the memory's day is this one.
+    let end = match year.filter(|y| !y.is_empty()) {
+        Some(y) => NaiveDate::from_ymd_opt(y.parse().ok()?, m, to)?,
+        None => month_day(anchor, m, to, tense)?,
     };
-    let end = NaiveDate::from_ymd_opt(start.year(), m, to)?;
+    let start = NaiveDate::from_ymd_opt(end.year(), m, from)?;
     (start < end).then_some((start, end, Granularity::Span, 0.9))
 }
 

@@ -23,7 +23,7 @@ pub enum Tense {
 
 static FUTURE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)\b(will|won't|shall|going to|gonna|see you|supposed to|plan(?:s|ned|ning)?\s+(?:to|for|on)|planned|scheduled|slated|upcoming|is set for|are set for|we'll|i'll|you'll|they'll|it'll|he'll|she'll|let's|need to|has to|have to|hope to|want to|intend to|expect(?:ed|s)? to|tentatively|booked (?:for|in)|(?:is|are|'s|'re) booked|confirmed for|signed up for|registered for|enrolled (?:in|on|for)|invited to|accepted to|tickets? (?:for|to)|reserved for|penciled in|pencilled in|(?:'m|'re|'s|\bam|\bare|\bis)\s+(?:\w+ly\s+)?(?:going|flying|driving|heading|meeting|moving|starting|hosting|visiting|leaving|getting|having|taking|seeing|travell?ing|coming|joining|presenting|speaking|launching|shipping|releasing|running|playing|doing))\b",
+        r"(?i)\b(will|won't|shall|going to|gonna|(?:is|are|am|'s|'re|'m)\s+supposed to|plan(?:s|ned|ning)?\s+(?:to|for|on)|planned|scheduled|slated|upcoming|is set for|are set for|we'll|i'll|you'll|they'll|it'll|he'll|she'll|let's|need to|has to|have to|hope to|want to|intend to|expect(?:ed|s)? to|tentatively|booked (?:for|in)|(?:is|are|'s|'re) booked|confirmed for|signed up for|registered for|enrolled (?:in|on|for)|invited to|accepted to|tickets? (?:for|to)|reserved for|penciled in|pencilled in|(?:'m|'re|'s|\bam|\bare|\bis)\s+(?:\w+ly\s+)?(?:going|flying|driving|heading|meeting|moving|starting|hosting|visiting|leaving|getting|having|taking|seeing|travell?ing|coming|joining|presenting|speaking|launching|shipping|releasing|running|playing|doing))\b",
     )
     .expect("constant regex")
 });
@@ -36,8 +36,7 @@ static PAST: LazyLock<Regex> = LazyLock::new(|| {
 /// Words before an -ed word that make it a description: articles, possessives, a present
 /// "be".
 const PARTICIPLE_BEFORE: &[&str] = &[
-    "the", "a", "an", "my", "our", "your", "their", "his", "her", "its", "this", "that", "these", "those", "is", "are",
-    "am", "be", "being", "s", "re", "m",
+    "the", "a", "an", "my", "our", "your", "their", "his", "her", "its", "is", "are", "am", "be", "being", "re", "m",
 ];
 
 /// Words ending in -ed that are no past tense.
@@ -47,7 +46,7 @@ const NOT_PAST: &[&str] = &[
 
 static PRESENT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)\b(is|are|gets?|(?:re)?starts?|begins?|expires?|ends?|runs? out|due|(?:re)?opens?|closes?|goes back|go back|comes? back|kicks? off|lands?|happens?|fly|flies|leaves?|departs?|arrives?|returns?|goes live|go live|moves? (?:in|out)|(?:'ve|have|'s|has) got|(?:'s|’s|'re|’re)\s+(?:on|in|at|from|this|next))\b",
+        r"(?i)\b(is|are|gets|(?:re)?starts?|begins?|expires?|ends?|runs? out|due|(?:re)?opens?|closes?|kicks? off|lands?|happens?|fly|flies|leaves?|departs?|arrives?|returns?|goes live|go live|moves? (?:in|out)|(?:'ve|have|'s|has) got|(?:'s|’s|'re|’re)\s+(?:on|in|this|next))\b",
     )
     .expect("constant regex")
 });
@@ -107,9 +106,18 @@ fn clause(sentence: &str, at: usize) -> &str {
     sentence.get(from..to).unwrap_or(sentence)
 }
 
+/// "School goes back on Tuesday" (its date read out of the sentence), not "the bug goes
+/// back to May".
+static GOES_BACK: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:goes|go|comes?) back\b(?:\s+(?:on|in|next|this)\b|\W*$)").expect("constant regex")
+});
+
 /// The tense of one sentence (see the module docs).
 pub fn of(sentence: &str) -> Tense {
-    if FUTURE.is_match(sentence) {
+    // "See you Monday!" (not "I didn't see you on Monday").
+    static SEE_YOU: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"(?i)^\W*see (?:you|ya)\b").expect("constant regex"));
+    if FUTURE.is_match(sentence) || SEE_YOU.is_match(sentence) {
         return Tense::Future;
     }
     let past = PAST.find_iter(sentence).any(|m| {
@@ -129,7 +137,7 @@ pub fn of(sentence: &str) -> Tense {
     });
     if past {
         Tense::Past
-    } else if PRESENT.is_match(sentence) {
+    } else if PRESENT.is_match(sentence) || GOES_BACK.is_match(sentence) {
         // "The release is Friday", "Dana starts Wednesday": a date stated in the present is
         // a date to come.
         Tense::Future
