@@ -163,11 +163,12 @@ static PATTERNS: LazyLock<Vec<(Kind, Regex)>> = LazyLock::new(|| {
         p(Kind::DayAfterTomorrow, r"\bthe day after tomorrow\b".into()),
         p(
             Kind::Yesterday,
-            r"\byesterday(?:\s+(?:morning|afternoon|evening|night))?\b".into(),
+            // "yday", "tmrw": as people text.
+            r"\b(?:yesterday|yday)(?:\s+(?:morning|afternoon|evening|night))?\b".into(),
         ),
         p(
             Kind::Tomorrow,
-            r"\btomorrow(?:\s+(?:morning|afternoon|evening|night))?\b".into(),
+            r"\b(?:tomorrow|tmrw|2morrow|2moro)(?:\s+(?:morning|afternoon|evening|night))?\b".into(),
         ),
         p(Kind::LastNight, r"\blast\s+(?:night|evening)\b".into()),
         p(Kind::NextMorning, r"\bnext\s+(?:morning|afternoon|evening)\b".into()),

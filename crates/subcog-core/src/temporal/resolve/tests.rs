@@ -603,6 +603,9 @@ fn forms_other_writers_use() {
         one("We'll finish it over the weekend", "2024-03-09"),
         (d("2024-03-09"), d("2024-03-10"))
     );
+    // Texting: "yday", "tmrw".
+    assert_eq!(one("yday i told my boss", "2024-03-06"), day("2024-03-05"));
+    assert_eq!(one("tmrw we pick up the puppy", "2024-03-06"), day("2024-03-07"));
     // "I'm taking my exam in two days" is a date.
     assert_eq!(one("I'm taking my exam in two days", "2024-03-06"), day("2024-03-08"));
     assert_eq!(one("See you Friday!", "2024-03-06"), day("2024-03-08"));
