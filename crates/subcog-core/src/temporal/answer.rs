@@ -156,21 +156,17 @@ pub fn offline(question: &str, memories: &[(&Memory, f64)], now: DateTime<Utc>) 
                 .collect();
             // "When is the wedding?" asks about what is ahead of the memory: "my sister rang
             // last weekend: the wedding is on the 10th of June" answers with the wedding.
-            let ahead: Vec<TemporalRef> = refs
-                .iter()
-                .filter(|r| r.start.is_some_and(|s| s > day))
-                .cloned()
-                .collect();
-            let own = match nearest_ref(&m.content, &ahead, &terms) {
-                Some(r) if coming => Some(r),
-                _ => nearest_ref(&m.content, &refs, &terms),
-            };
+            let ahead = |r: &&TemporalRef| r.start.is_some_and(|s| s > day);
+            let own = coming
+                .then(|| nearest_ref(&m.content, refs.iter().filter(ahead), &terms))
+                .flatten()
+                .or_else(|| nearest_ref(&m.content, refs.iter(), &terms));
             // Words around the memory (the turns before and after, in a conversation) may
             // date what it says: "How was the camping trip last week?" / "It was awesome!"
             let around = match (&own, &m.context) {
                 (None, Some(ctx)) => {
                     let refs = super::resolve::resolve_all(ctx, day, super::resolve::DateOrder::Mdy);
-                    nearest_ref(ctx, &refs, &terms).map(|mut r| {
+                    nearest_ref(ctx, refs.iter(), &terms).map(|mut r| {
                         r.confidence *= CONTEXT_DISCOUNT;
                         r
                     })
@@ -178,7 +174,8 @@ pub fn offline(question: &str, memories: &[(&Memory, f64)], now: DateTime<Utc>) 
                 _ => None,
             };
             // "When did …" is better answered by a memory telling that it happened than by
-            // the plan made before it ("coming over next month"), when both match.
+            // the plan made before it ("coming over next month"), when both match; "when
+            // is …" by one dating what lies ahead than by one dating only the past.
             let planned = |r: &TemporalRef| {
                 (done && r.start.is_some_and(|s| s > day)) || (coming && r.end.is_some_and(|e| e < day))
             };
@@ -418,33 +415,35 @@ struct Pick {
 
 /// The dated reference in `text` nearest the question's words (by character distance),
 /// ties to the more confident; `None` when the text dates nothing.
-fn nearest_ref(text: &str, refs: &[TemporalRef], terms: &[String]) -> Option<TemporalRef> {
+fn nearest_ref<'a>(
+    text: &str,
+    refs: impl Iterator<Item = &'a TemporalRef> + Clone,
+    terms: &[String],
+) -> Option<TemporalRef> {
     let lower = text.to_lowercase();
     let positions: Vec<usize> = terms
         .iter()
         .filter(|t| t.len() > 2)
         .flat_map(|t| lower.match_indices(t.as_str()).map(|(i, _)| i).collect::<Vec<_>>())
         .collect();
-    let usable = || {
-        refs.iter()
-            .filter(|r| r.start.is_some() && r.end.is_some() && r.confidence >= MIN_CONFIDENCE)
-    };
-    let nearest = usable().min_by(|a, b| {
+    let usable = refs.filter(|r| r.start.is_some() && r.end.is_some() && r.confidence >= MIN_CONFIDENCE);
+    // Where the reference's words stand in the text (first and past-last byte).
+    let at = |r: &TemporalRef| lower.find(&r.text.to_lowercase()).map(|p| (p, p + r.text.len()));
+    let nearest = usable.clone().min_by(|a, b| {
         let dist = |r: &TemporalRef| {
-            let at = lower.find(&r.text.to_lowercase()).unwrap_or(0);
-            positions.iter().map(|p| p.abs_diff(at)).min().unwrap_or(0)
+            let (from, _) = at(r).unwrap_or_default();
+            positions.iter().map(|p| p.abs_diff(from)).min().unwrap_or(0)
         };
         dist(a).cmp(&dist(b)).then(b.confidence.total_cmp(&a.confidence))
     })?;
     // "In two weeks, on the 6th of August": a narrower reference right beside the chosen
     // one, inside its range, says the same more precisely.
     let span = |r: &TemporalRef| r.start.zip(r.end).map(|(s, e)| (e - s).num_days());
-    let at = |r: &TemporalRef| lower.find(&r.text.to_lowercase()).map(|p| (p, p + r.text.len()));
     let beside = |r: &TemporalRef| match (at(nearest), at(r)) {
         (Some((a0, a1)), Some((b0, b1))) => b0.saturating_sub(a1).max(a0.saturating_sub(b1)) <= 12,
         _ => false,
     };
-    let narrower = usable()
+    let narrower = usable
         .filter(|r| r.start >= nearest.start && r.end <= nearest.end && span(r) < span(nearest) && beside(r))
         .min_by_key(|r| span(r));
     Some(narrower.unwrap_or(nearest).clone())

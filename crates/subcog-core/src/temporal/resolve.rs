@@ -139,9 +139,9 @@ static PATTERNS: LazyLock<Vec<(Kind, Regex)>> = LazyLock::new(|| {
             format!(r"\b(\d{{1,2}})(?:st|nd|rd|th)?(?: of)?\s+{MONTH}\b"),
         ),
         p(Kind::MonthYear, format!(r"\b{MONTH},?\s+(\d{{4}})\b")),
-        p(Kind::RelMonth, format!(r"\b(last|this|next|in|during)\s+{MONTH}\b")),
+        // "since September" is read like "in September": "since" looks back.
+        p(Kind::RelMonth, format!(r"\b(last|this|next|in|during|since)\s+{MONTH}\b")),
         p(Kind::Since, r"\bsince\s+((?:19|20)\d{2})\b".into()),
-        p(Kind::SinceMonth, format!(r"\bsince\s+{MONTH}\b")),
         p(
             Kind::InYear,
             r"\b(?:in|during|back in|throughout|early|late|mid)[\s-]+((?:19|20)\d{2})\b".into(),
@@ -194,8 +194,8 @@ static PATTERNS: LazyLock<Vec<(Kind, Regex)>> = LazyLock::new(|| {
         p(Kind::Season, format!(r"\b(last|this past|this|next|in|during)\s+(?:the\s+)?{SEASON}\b")),
         p(Kind::RelWeekday, format!(r"\b(last|this past|this coming|this|next|coming)\s+{WEEKDAY_SHORT}")),
         p(Kind::BareWeekday, format!(r"\b(?:on\s+)?{WEEKDAY}\b")),
-        // "on Fri", "moved to Thurs", "Wed: paired with Ana": abbreviations only where
-        // they cannot be a word ("the sun", "sat down", "we wed").
+        // "on Fri", "by Thurs", "Wed: paired with Ana": abbreviations only where they
+        // cannot be a word ("the sun", "sat down", "we wed"; see `resolve_all`).
         p(
             Kind::BareWeekday,
             r"\b(?:on|by|until|till|since|before|after)\s+(mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)\b\.?".into(),
@@ -250,7 +250,6 @@ enum Kind {
     MonthYear,
     RelMonth,
     Since,
-    SinceMonth,
     InYear,
     YearsNow,
     For,
@@ -570,19 +569,6 @@ fn resolve(kind: Kind, g: &[String], anchor: NaiveDate, order: DateOrder, tense:
             let start = NaiveDate::from_ymd_opt(y, 1, 1)?;
             (start <= anchor).then_some((start, anchor, Granularity::Span, 0.9))
         }
-        // "since September": the most recent September, this one included.
-        Kind::SinceMonth => {
-            let m = month_of(g.first()?)?;
-            month(
-                if m <= anchor.month() {
-                    anchor.year()
-                } else {
-                    anchor.year() - 1
-                },
-                m,
-                0.8,
-            )
-        }
         Kind::InYear => year(int(0)?, 0.9),
         Kind::For | Kind::YearsNow => {
             let (n, c) = count(g.first()?)?;
@@ -706,19 +692,13 @@ fn resolve(kind: Kind, g: &[String], anchor: NaiveDate, order: DateOrder, tense:
             }
         }
         Kind::OverWeekend => {
-            let saturday = |d: NaiveDate| week_of(d) + Duration::days(5);
+            // This week's Saturday, or the one before (looking back) or after (ahead) when
+            // it is on the wrong side of the memory's day.
+            let saturday = week_of(anchor) + Duration::days(5);
+            let week = Duration::days(7);
             match tense {
-                // The weekend whose Saturday is before the memory's day.
-                Tense::Past => {
-                    let this = saturday(anchor);
-                    let sat = if this < anchor { this } else { this - Duration::days(7) };
-                    weekend(sat, 0.7)
-                }
-                Tense::Future => {
-                    let this = saturday(anchor);
-                    let sat = if this >= anchor { this } else { this + Duration::days(7) };
-                    weekend(sat, 0.7)
-                }
+                Tense::Past => weekend(if saturday < anchor { saturday } else { saturday - week }, 0.7),
+                Tense::Future => weekend(if saturday >= anchor { saturday } else { saturday + week }, 0.7),
                 Tense::Unknown => None,
             }
         }
