@@ -230,6 +230,15 @@ impl Features {
                 kept += 1;
             }
         }
+        // An old word that is no name may still be the old value: "Replaced ingress-nginx
+        // with …", "the scikit-learn pipeline is retired", "static API keys were revoked".
+        if !left {
+            left = super::values::TOKEN
+                .find_iter(to)
+                .map(|m| m.as_str().trim_end_matches('.').to_lowercase())
+                .filter(|w| w.chars().count() >= 3 && !super::values::is_stop(w) && !or.values.names.contains(w))
+                .any(|w| super::values::left_behind_word(&w, tn));
+        }
         let introduced: Vec<String> = nr
             .values
             .names

@@ -151,6 +151,33 @@ pub fn left_behind(value: &str, text: &str) -> bool {
     found
 }
 
+/// Whether `text` leaves behind `word`, a word of the older memory that is no name, as the
+/// thing it replaces: like [`left_behind`], except that after "replaced", "from", "no
+/// longer" … the word must end its phrase ("Replaced ingress-nginx with …", "not
+/// crashes"), since one followed by more words only qualifies what is left ("no longer
+/// sending *refund* confirmation SMS", "replaced the *inventory* service's CSV export").
+pub fn left_behind_word(word: &str, text: &str) -> bool {
+    let lower = text.to_lowercase();
+    let mut found = false;
+    for (at, _) in lower.match_indices(word) {
+        found = true;
+        let before = lower.get(..at).unwrap_or_default();
+        let from_here = lower.get(at..).unwrap_or_default();
+        let after = lower.get(at + word.len()..).unwrap_or_default();
+        // A possessive ("the inventory service's CSV export") qualifies too.
+        let next = TOKEN.find(after).filter(|m| {
+            after
+                .get(..m.start())
+                .is_some_and(|gap| gap.chars().all(|c| c.is_whitespace() || c == '\'' || c == '’'))
+        });
+        let ends_phrase = next.is_none_or(|m| STOP.contains(&m.as_str()) || m.as_str() == "anymore");
+        if !((LEAVE_BEFORE.is_match(before) && ends_phrase) || LEAVE_AFTER.is_match(from_here)) {
+            return false;
+        }
+    }
+    found
+}
+
 /// Inverse document frequencies of subject words over a set of texts.
 pub struct Idf {
     df: HashMap<String, u32>,
@@ -214,6 +241,34 @@ mod tests {
             "BambooHR time-off requests longer than 10 days are routed"
         ));
         assert!(!left_behind("redis", "not mentioned at all"));
+    }
+
+    #[test]
+    fn a_plain_word_is_left_only_where_it_ends_its_phrase() {
+        assert!(left_behind_word(
+            "ingress-nginx",
+            "Replaced ingress-nginx with Envoy Gateway (Gateway API) in all clusters."
+        ));
+        assert!(left_behind_word(
+            "crashes",
+            "ALB 502s came from a keep-alive mismatch, not crashes."
+        ));
+        assert!(left_behind_word(
+            "scikit-learn",
+            "Churn model retrained on LightGBM; the scikit-learn pipeline is retired."
+        ));
+        assert!(!left_behind_word(
+            "refund",
+            "No longer sending refund confirmation SMS; riders get an email instead."
+        ));
+        assert!(!left_behind_word(
+            "inventory",
+            "Replaced the inventory service's hand-written CSV export with the shared export library."
+        ));
+        assert!(!left_behind_word(
+            "service",
+            "Replaced the inventory service's hand-written CSV export with the shared export library."
+        ));
     }
 
     #[test]
