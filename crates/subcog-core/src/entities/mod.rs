@@ -7,6 +7,7 @@
 //! everyday English word ("rust", "go", "swift", "spark") is left out on purpose: it would
 //! make ordinary prose look like a technology.
 
+pub mod kinds;
 pub mod names;
 
 /// Lower-case technology names (sorted, for binary search).

@@ -179,6 +179,8 @@ pub struct CandidateRow {
     pub score: f32,
     /// Whether the judgement may link the pair at all (`Features::linkable`).
     pub linkable: bool,
+    /// An old product or tool replaced by one of its kind (`Features::same_kind`).
+    pub same_kind: bool,
     /// The older note.
     pub older: String,
     /// The newer note.
@@ -402,6 +404,7 @@ pub fn run(
                     features: c.features.vector().to_vec(),
                     score: c.score,
                     linkable: c.features.linkable(),
+                    same_kind: c.features.same_kind.is_some(),
                     older: memories[c.older].content.clone(),
                     newer: memories[judged.newer].content.clone(),
                 });

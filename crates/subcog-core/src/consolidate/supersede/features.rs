@@ -73,6 +73,11 @@ pub struct Features {
     /// never links such a pair; with an LLM configured it may still be asked.
     #[serde(skip)]
     pub different_subjects: bool,
+    /// The older names a product or tool and the newer names another of the same kind
+    /// (`entities::kinds`) that the older lacks, the first one gone or left behind: old
+    /// name, new name, kind ("braintree", "adyen", "payments").
+    #[serde(skip)]
+    pub same_kind: Option<(String, String, &'static str)>,
     /// Old names gone or left behind (for explanations).
     #[serde(skip)]
     pub old_values: Vec<String>,
@@ -95,6 +100,8 @@ pub struct Reading {
     /// The first four letters of its words, names and words of change included (what two
     /// memories must share to be about the same thing).
     pub heads: std::collections::BTreeSet<String>,
+    /// The products and tools it names, with their kinds.
+    pub mentions: Vec<crate::entities::kinds::Mention>,
 }
 
 impl Reading {
@@ -109,6 +116,7 @@ impl Reading {
                 .map(|w| w.chars().take(4).collect())
                 .collect(),
             values,
+            mentions: crate::entities::kinds::mentions(&m.content),
         }
     }
 
@@ -192,6 +200,22 @@ fn topic_words(text: &str, values: &Values, topic: bool) -> std::collections::BT
         })
         .map(|w| super::values::stem(&w))
         .collect()
+}
+
+/// An old product or tool gone or left behind, and a new one of its kind (see
+/// [`Features::same_kind`]).
+fn same_kind(older: &Reading, newer: &Reading, newer_text: &str) -> Option<(String, String, &'static str)> {
+    let named = |r: &Reading, name: &str| r.mentions.iter().any(|m| m.name == name);
+    older
+        .mentions
+        .iter()
+        .filter(|a| !named(newer, &a.name) || left_behind(&a.name, newer_text))
+        .find_map(|a| {
+            newer.mentions.iter().filter(|b| !named(older, &b.name)).find_map(|b| {
+                let kind = a.kinds.iter().find(|k| b.kinds.contains(k))?;
+                Some((a.name.clone(), b.name.clone(), *kind))
+            })
+        })
 }
 
 impl Features {
@@ -279,6 +303,7 @@ impl Features {
             other_component: qualifiers::qualifier_conflict(to, tn).is_some(),
             other_part: qualifiers::left_foreign(to, tn).is_some(),
             different_subjects: or.about_different_things(nr),
+            same_kind: same_kind(or, nr, tn),
             old_values: gone,
             new_values: introduced,
             subject: subject.into_iter().take(4).map(|(_, w)| w.clone()).collect(),
@@ -339,6 +364,24 @@ impl Features {
         self.other_component && !(self.left || self.replace || self.value || self.correct || self.resolve)
     }
 
+    /// The newer swaps a product or tool of the older for another of its kind, and is
+    /// the older's closest candidate, with no word of adding, keeping or rejecting: "Card
+    /// payments go through Adyen" after "Card payments are processed by Braintree".
+    /// Such a pair needs only [`SAME_KIND_EVIDENCE`].
+    pub fn swaps_kind(&self) -> bool {
+        self.same_kind.is_some() && self.top && !(self.add || self.kept || self.reject)
+    }
+
+    /// The score as the bar reads it: a kind swapped ([`Features::swaps_kind`]) with at
+    /// least [`SAME_KIND_EVIDENCE`] counts as `threshold`.
+    pub fn effective(&self, score: f32, threshold: f32) -> f32 {
+        if self.swaps_kind() && score >= SAME_KIND_EVIDENCE {
+            score.max(threshold)
+        } else {
+            score
+        }
+    }
+
     /// Whether the offline judgement may link the pair at all, whatever its score.
     pub fn linkable(&self) -> bool {
         !self.another_component_unchanged() && !self.different_subjects
@@ -354,6 +397,11 @@ impl Features {
 
 /// Inputs of the score.
 pub const FEATURES: usize = 32;
+
+/// The evidence a pair that swaps a product for one of its kind needs (instead of the
+/// bar): chosen on the development half of `data/supersession`, where 0.45 to 0.6 linked
+/// the same pairs (docs/CONSOLIDATION.md, "Products of one kind").
+pub const SAME_KIND_EVIDENCE: f32 = 0.5;
 
 /// Names of the inputs (for the calibration dump).
 pub const NAMES: [&str; FEATURES] = [
@@ -444,6 +492,61 @@ mod tests {
             }
             .another_component_unchanged()
         );
+    }
+
+    #[test]
+    fn a_product_swapped_for_one_of_its_kind_needs_less_evidence() {
+        let features = |old: &str, new: &str| {
+            let memory = |text: &str| {
+                Memory::new(
+                    text,
+                    crate::model::Namespace::parse("decisions").expect("namespace"),
+                    chrono::Utc::now(),
+                )
+            };
+            let (o, n) = (memory(old), memory(new));
+            let idf = Idf::new(std::iter::empty());
+            let mut f = Features::of((&o, &Reading::of(&o)), (&n, &Reading::of(&n)), 0.5, &idf);
+            f.top = true;
+            f
+        };
+        // Written in words none of the labelled sets use.
+        let f = features(
+            "Product feedback is collected in Canny.",
+            "Product feedback goes into Productboard.",
+        );
+        assert_eq!(f.same_kind, None, "no kind holds both: {f:?}");
+        let f = features(
+            "Our error reports land in Bugsnag.",
+            "Error reports land in Sentry since the spring.",
+        );
+        assert_eq!(f.same_kind, Some(("bugsnag".into(), "sentry".into(), "error-tracking")));
+        assert!(f.swaps_kind());
+        assert_eq!(f.effective(0.55, 0.9), 0.9);
+        assert_eq!(f.effective(0.4, 0.9), 0.4, "under the floor the score stands");
+        // Beside it, kept, or not the closest candidate: the score alone decides.
+        let added = features(
+            "Our error reports land in Bugsnag.",
+            "Added Sentry for the new mobile app as well.",
+        );
+        assert!(added.same_kind.is_some() && !added.swaps_kind());
+        let kept = features(
+            "Our error reports land in Bugsnag.",
+            "Looked at Sentry; we're keeping Bugsnag.",
+        );
+        assert!(!kept.swaps_kind());
+        let mut second = features(
+            "Our error reports land in Bugsnag.",
+            "Error reports land in Sentry since the spring.",
+        );
+        second.top = false;
+        assert!(!second.swaps_kind());
+        // Another kind of thing is no swap: a team and a language.
+        let f = features(
+            "The billing service is owned by Team Falcon.",
+            "The billing service is written in Kotlin.",
+        );
+        assert!(!f.swaps_kind(), "{f:?}");
     }
 
     #[test]

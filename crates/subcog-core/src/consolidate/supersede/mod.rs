@@ -13,7 +13,8 @@
 //! resolve a blocker — or add beside it, keep it, reject a proposal). A logistic function
 //! of that evidence, fitted on the development half of a labelled set, gives a score; a
 //! pair is a supersession when the score reaches `consolidation.supersession_min_evidence`
-//! — unless the newer only states the same slot of another component, with no word of
+//! (or [`features::SAME_KIND_EVIDENCE`] when the newer swaps a product for one of its kind,
+//! "Card payments go through Adyen" after "… processed by Braintree") — unless the newer only states the same slot of another component, with no word of
 //! change, or the two are about different things: each names what it is about and they
 //! share no word ([`Features::linkable`]).
 //! Without an LLM the bar is set to prefer missing a replacement to inventing one. The
@@ -174,11 +175,12 @@ pub fn judge_all(
                 }
             })
             .collect();
+        let effective = |c: &Candidate| c.features.effective(c.score, threshold);
         let chosen = candidates
             .iter()
             .enumerate()
-            .filter(|(_, c)| c.score >= threshold && c.features.linkable())
-            .max_by(|a, b| a.1.score.total_cmp(&b.1.score))
+            .filter(|(_, c)| effective(c) >= threshold && c.features.linkable())
+            .max_by(|a, b| effective(a.1).total_cmp(&effective(b.1)))
             .map(|(k, _)| k);
         if let Some(k) = chosen {
             replaced.insert(candidates[k].older);
@@ -219,6 +221,13 @@ pub fn verdict(c: &Candidate, newer: &Memory) -> Verdict {
     }
     if f.name_replaced || f.number_replaced {
         rules.push("different value");
+    }
+    let kind;
+    if let Some((old, new, k)) = &f.same_kind
+        && f.swaps_kind()
+    {
+        kind = format!("{k}: {old} -> {new}");
+        rules.push(&kind);
     }
     if rules.is_empty() {
         // Close enough to count as the same statement again: the newer restates the older.
