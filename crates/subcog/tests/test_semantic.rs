@@ -445,10 +445,10 @@ fn supersession_floors(set: &str, memories: u64, floors: &[(&str, f64, f64)]) ->
 
 #[test]
 fn supersession_evaluation_keeps_its_floors() {
-    // The labelled set of issue 23 (data/supersession), offline. Measured 0.976 / 0.847 on
+    // The labelled set of issue 23 (data/supersession), offline. Measured 0.977 / 0.878 on
     // the development half (fitted on) and 0.974 / 0.800 on the test half (only measured,
     // docs/CONSOLIDATION.md); floors a little under, and never a wrong target on the test half.
-    let v = supersession_floors("supersession", 924, &[("dev", 0.96, 0.82), ("test", 0.96, 0.77)]);
+    let v = supersession_floors("supersession", 924, &[("dev", 0.96, 0.85), ("test", 0.96, 0.77)]);
     assert_eq!(v["splits"]["test"]["wrong_targets"], 0, "{v}");
     let store = v["store_precision"].as_f64().expect("store precision");
     assert!(store >= 0.94, "store-level precision {store}");
@@ -457,8 +457,8 @@ fn supersession_evaluation_keeps_its_floors() {
 #[test]
 fn supersession_on_a_set_written_after_the_fit_keeps_its_floors() {
     // data/supersession-holdout: written by someone who saw neither subcog nor the first
-    // set, read after the weights were fitted. Measured 0.929 / 0.708, 1 wrong target,
-    // store-level 0.915 (docs/CONSOLIDATION.md): lower than the first set's test half,
+    // set, read after the weights were fitted. Measured 0.930 / 0.715, 1 wrong target,
+    // store-level 0.916 (docs/CONSOLIDATION.md): lower than the first set's test half,
     // and the floors sit just under what it is, so a regression shows.
     let v = supersession_floors("supersession-holdout", 636, &[("holdout", 0.91, 0.69)]);
     let wrong = v["splits"]["holdout"]["wrong_targets"].as_u64().expect("wrong targets");

@@ -78,6 +78,10 @@ pub struct Features {
     /// name, new name, kind ("braintree", "adyen", "payments").
     #[serde(skip)]
     pub same_kind: Option<(String, String, &'static str)>,
+    /// Both are the speaker's own facts about one slot (`personal`): "My shell is bash"
+    /// and "I use fish as my shell these days".
+    #[serde(skip)]
+    pub personal_slot: Option<&'static str>,
     /// Old names gone or left behind (for explanations).
     #[serde(skip)]
     pub old_values: Vec<String>,
@@ -102,6 +106,8 @@ pub struct Reading {
     pub heads: std::collections::BTreeSet<String>,
     /// The products and tools it names, with their kinds.
     pub mentions: Vec<crate::entities::kinds::Mention>,
+    /// The slots of the speaker's own facts it names (`personal`).
+    pub personal: std::collections::BTreeSet<&'static str>,
 }
 
 impl Reading {
@@ -117,6 +123,7 @@ impl Reading {
                 .collect(),
             values,
             mentions: crate::entities::kinds::mentions(&m.content),
+            personal: super::personal::slots(&m.content),
         }
     }
 
@@ -304,6 +311,7 @@ impl Features {
             other_part: qualifiers::left_foreign(to, tn).is_some(),
             different_subjects: or.about_different_things(nr),
             same_kind: same_kind(or, nr, tn),
+            personal_slot: or.personal.intersection(&nr.personal).next().copied(),
             old_values: gone,
             new_values: introduced,
             subject: subject.into_iter().take(4).map(|(_, w)| w.clone()).collect(),
@@ -372,10 +380,21 @@ impl Features {
         self.same_kind.is_some() && self.top && !(self.add || self.kept || self.reject)
     }
 
+    /// The newer states the speaker's own fact of the older's slot anew ("I use fish as my
+    /// shell these days" after "My shell is bash"), with no word of adding, keeping or
+    /// rejecting. Such a pair needs only [`PERSONAL_EVIDENCE`], whatever its rank.
+    pub fn restates_personal_slot(&self) -> bool {
+        self.personal_slot.is_some() && !(self.add || self.kept || self.reject)
+    }
+
     /// The score as the bar reads it: a kind swapped ([`Features::swaps_kind`]) with at
-    /// least [`SAME_KIND_EVIDENCE`] counts as `threshold`.
+    /// least [`SAME_KIND_EVIDENCE`], or a personal slot restated
+    /// ([`Features::restates_personal_slot`]) with at least [`PERSONAL_EVIDENCE`], counts
+    /// as `threshold`.
     pub fn effective(&self, score: f32, threshold: f32) -> f32 {
-        if self.swaps_kind() && score >= SAME_KIND_EVIDENCE {
+        if (self.swaps_kind() && score >= SAME_KIND_EVIDENCE)
+            || (self.restates_personal_slot() && score >= PERSONAL_EVIDENCE)
+        {
             score.max(threshold)
         } else {
             score
@@ -402,6 +421,11 @@ pub const FEATURES: usize = 32;
 /// bar): chosen on the development half of `data/supersession`, where 0.45 to 0.6 linked
 /// the same pairs (docs/CONSOLIDATION.md, "Products of one kind").
 pub const SAME_KIND_EVIDENCE: f32 = 0.5;
+
+/// The evidence a first-person pair about one slot of the speaker's facts needs: chosen on
+/// the development half of `data/supersession`, where 0.0 to 0.5 linked the same pairs
+/// (docs/CONSOLIDATION.md, "The speaker's own facts").
+pub const PERSONAL_EVIDENCE: f32 = 0.25;
 
 /// Names of the inputs (for the calibration dump).
 pub const NAMES: [&str; FEATURES] = [

@@ -26,6 +26,7 @@
 pub mod cues;
 pub mod features;
 mod heuristic;
+pub mod personal;
 pub mod qualifiers;
 pub mod values;
 
@@ -228,6 +229,13 @@ pub fn verdict(c: &Candidate, newer: &Memory) -> Verdict {
     {
         kind = format!("{k}: {old} -> {new}");
         rules.push(&kind);
+    }
+    let slot;
+    if let Some(s) = f.personal_slot
+        && f.restates_personal_slot()
+    {
+        slot = format!("the speaker's {s}");
+        rules.push(&slot);
     }
     if rules.is_empty() {
         // Close enough to count as the same statement again: the newer restates the older.
