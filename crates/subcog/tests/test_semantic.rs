@@ -446,7 +446,7 @@ fn supersession_floors(set: &str, memories: u64, floors: &[(&str, f64, f64)]) ->
 #[test]
 fn supersession_evaluation_keeps_its_floors() {
     // The labelled set of issue 23 (data/supersession), offline. Measured 0.977 / 0.878 on
-    // the development half (fitted on) and 0.974 / 0.800 on the test half (only measured,
+    // the development half (fitted on) and 0.974 / 0.789 on the test half (only measured,
     // docs/CONSOLIDATION.md); floors a little under, and never a wrong target on the test half.
     let v = supersession_floors("supersession", 924, &[("dev", 0.96, 0.85), ("test", 0.96, 0.77)]);
     assert_eq!(v["splits"]["test"]["wrong_targets"], 0, "{v}");
@@ -472,7 +472,7 @@ fn supersession_on_a_third_writers_set_keeps_its_floors() {
     // data/supersession-holdout2: a third writer, another organisation, most replacements
     // stated with no word of change. Read first with the judgement of 2225fd3: 0.973 /
     // 0.546, 2 wrong targets; now 0.975 / 0.592, 2 wrong targets, store-level 0.955
-    // (docs/CONSOLIDATION.md). Recall here is the lowest of the three sets.
+    // (docs/CONSOLIDATION.md).
     let v = supersession_floors("supersession-holdout2", 636, &[("holdout2", 0.96, 0.57)]);
     let wrong = v["splits"]["holdout2"]["wrong_targets"]
         .as_u64()
@@ -480,4 +480,19 @@ fn supersession_on_a_third_writers_set_keeps_its_floors() {
     assert!(wrong <= 2, "{v}");
     let store = v["store_precision"].as_f64().expect("store precision");
     assert!(store >= 0.94, "store-level precision {store}");
+}
+
+#[test]
+fn supersession_on_a_fourth_writers_set_keeps_its_floors() {
+    // data/supersession-holdout3: a fourth writer, in-house names no list holds. Read
+    // first after the evening's changes: 0.895 / 0.523, 3 wrong targets, store-level
+    // 0.835; 0.908 / 0.531, 3, 0.857 after two fixes (docs/CONSOLIDATION.md). The
+    // hardest set: floors just under, so a regression shows.
+    let v = supersession_floors("supersession-holdout3", 636, &[("holdout3", 0.89, 0.51)]);
+    let wrong = v["splits"]["holdout3"]["wrong_targets"]
+        .as_u64()
+        .expect("wrong targets");
+    assert!(wrong <= 3, "{v}");
+    let store = v["store_precision"].as_f64().expect("store precision");
+    assert!(store >= 0.84, "store-level precision {store}");
 }

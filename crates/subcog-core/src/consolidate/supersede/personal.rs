@@ -29,7 +29,7 @@ const SLOTS: &[(&str, &str)] = &[
     ("team", r"\b(i'm on the|i joined the|i'm in the \w+ team|my team)\b"),
     (
         "hours",
-        r"\b(working hours|my hours|i work \d|i start at|i work from|i'm online|core hours|\d+(?::\d+)?\s*(?:am|pm)?\s*(?:-|to)\s*\d+)\b",
+        r"\b(working hours|my hours|i work \d|i start at|i work from \d|i'm online|core hours|\d+(?::\d+)?\s*(?:am|pm)?\s*(?:-|to)\s*\d+)\b",
     ),
     ("computer", r"\b(laptop|macbook|thinkpad|my machine|my os|desktop)\b"),
     (
@@ -96,6 +96,11 @@ mod tests {
         assert!(!slots("I eat fish again, so no meat for me.").contains("shell"));
         assert!(slots("We're relocating to Leeds; I live near the station.").contains("home"));
         assert!(slots("I report to Priya since the reorg.").contains("manager"));
+        assert!(
+            !slots("I work from home on Fridays.").contains("hours"),
+            "a place, not hours"
+        );
+        assert!(slots("I work from 8 to 4 these days.").contains("hours"));
         assert!(
             slots("The team's shell scripts use bash.").is_empty(),
             "not first person"

@@ -151,9 +151,16 @@ pub fn left_behind(value: &str, text: &str) -> bool {
     found
 }
 
+/// The words before a plain word that leave it, without "from", "off" and "no": "Webhook
+/// signature from harrow-export:" names a source, and a plain word is no value by itself.
+static LEAVE_BEFORE_WORD: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(instead of|replac\w*|no more|no longer(?: uses?)?|not|rather than|dropped|ditch\w*|retir\w*)\s+(?:the\s+)?(?:\w+\s+)?$")
+        .expect("constant regex")
+});
+
 /// Whether `text` leaves behind `word`, a word of the older memory that is no name, as the
-/// thing it replaces: like [`left_behind`], except that after "replaced", "from", "no
-/// longer" … the word must end its phrase ("Replaced ingress-nginx with …", "not
+/// thing it replaces: like [`left_behind`], except that after "replaced", "no longer" …
+/// (not "from") the word must end its phrase ("Replaced ingress-nginx with …", "not
 /// crashes"), since one followed by more words only qualifies what is left ("no longer
 /// sending *refund* confirmation SMS", "replaced the *inventory* service's CSV export").
 pub fn left_behind_word(word: &str, text: &str) -> bool {
@@ -171,7 +178,7 @@ pub fn left_behind_word(word: &str, text: &str) -> bool {
                 .is_some_and(|gap| gap.chars().all(|c| c.is_whitespace() || c == '\'' || c == '’'))
         });
         let ends_phrase = next.is_none_or(|m| STOP.contains(&m.as_str()) || m.as_str() == "anymore");
-        if !((LEAVE_BEFORE.is_match(before) && ends_phrase) || LEAVE_AFTER.is_match(from_here)) {
+        if !((LEAVE_BEFORE_WORD.is_match(before) && ends_phrase) || LEAVE_AFTER.is_match(from_here)) {
             return false;
         }
     }
@@ -264,6 +271,10 @@ mod tests {
         assert!(!left_behind_word(
             "inventory",
             "Replaced the inventory service's hand-written CSV export with the shared export library."
+        ));
+        assert!(!left_behind_word(
+            "harrow-export",
+            "Webhook signature from harrow-export: HMAC-SHA256 over the raw body."
         ));
         assert!(!left_behind_word(
             "service",
