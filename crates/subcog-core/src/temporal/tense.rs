@@ -54,10 +54,30 @@ static PRESENT: LazyLock<Regex> = LazyLock::new(|| {
 /// The tense of the sentence of `text` that holds the expression at `at..end`, read
 /// without the expression's own words ("the *start* of the year" is no verb).
 pub fn around_expression(text: &str, at: usize, end: usize) -> Tense {
-    match (text.get(..at), text.get(end..)) {
-        (Some(before), Some(after)) => around(&format!("{before} {after}"), at),
+    // Only a window around the expression is read: a sentence is never longer, and a long
+    // text (a pasted log with no full stop) would otherwise be copied and searched whole
+    // for each of its expressions.
+    let lo = boundary(text, at.saturating_sub(WINDOW), false);
+    let hi = boundary(text, end.saturating_add(WINDOW).min(text.len()), true);
+    match (text.get(lo..at), text.get(end..hi)) {
+        (Some(before), Some(after)) => around(&format!("{before} {after}"), at - lo),
         _ => around(text, at),
     }
+}
+
+/// Bytes read on each side of an expression for its sentence.
+const WINDOW: usize = 512;
+
+/// The nearest char boundary at or before (or, with `up`, after) `at`.
+fn boundary(text: &str, mut at: usize, up: bool) -> usize {
+    while at > 0 && at < text.len() && !text.is_char_boundary(at) {
+        if up {
+            at += 1;
+        } else {
+            at -= 1;
+        }
+    }
+    at.min(text.len())
 }
 
 /// The tense of the sentence of `text` that holds byte offset `at`.
@@ -149,6 +169,19 @@ pub fn of(sentence: &str) -> Tense {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_text_is_read_near_the_expression() {
+        // A sentence far longer than the window still reads its tense near the expression,
+        // and a multi-byte character at the window's edge is no panic.
+        let filler = "é word ".repeat(400);
+        let text = format!("{filler}We shipped it on Monday {filler}");
+        let at = text.find("on Monday").expect("there");
+        assert_eq!(around_expression(&text, at, at + "on Monday".len()), Tense::Past);
+        let text = format!("{filler}We will ship it on Monday {filler}");
+        let at = text.find("on Monday").expect("there");
+        assert_eq!(around_expression(&text, at, at + "on Monday".len()), Tense::Future);
+    }
 
     #[test]
     fn past_future_and_present() {
