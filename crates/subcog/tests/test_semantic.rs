@@ -443,15 +443,22 @@ fn supersession_floors(set: &str, memories: u64, floors: &[(&str, f64, f64)]) ->
     v
 }
 
+/// The report's wrong targets in `split` are at most `wrong`, and its store-level
+/// precision at least `store`.
+fn supersession_links(v: &serde_json::Value, split: &str, wrong: u64, store: f64) {
+    let w = v["splits"][split]["wrong_targets"].as_u64().expect("wrong targets");
+    assert!(w <= wrong, "{split}: {w} wrong targets: {v}");
+    let s = v["store_precision"].as_f64().expect("store precision");
+    assert!(s >= store, "store-level precision {s}");
+}
+
 #[test]
 fn supersession_evaluation_keeps_its_floors() {
     // The labelled set of issue 23 (data/supersession), offline. Measured 0.977 / 0.878 on
     // the development half (fitted on) and 0.974 / 0.789 on the test half (only measured,
     // docs/CONSOLIDATION.md); floors a little under, and never a wrong target on the test half.
     let v = supersession_floors("supersession", 924, &[("dev", 0.96, 0.85), ("test", 0.96, 0.77)]);
-    assert_eq!(v["splits"]["test"]["wrong_targets"], 0, "{v}");
-    let store = v["store_precision"].as_f64().expect("store precision");
-    assert!(store >= 0.94, "store-level precision {store}");
+    supersession_links(&v, "test", 0, 0.94);
 }
 
 #[test]
@@ -461,10 +468,7 @@ fn supersession_on_a_set_written_after_the_fit_keeps_its_floors() {
     // store-level 0.916 (docs/CONSOLIDATION.md): lower than the first set's test half,
     // and the floors sit just under what it is, so a regression shows.
     let v = supersession_floors("supersession-holdout", 636, &[("holdout", 0.91, 0.69)]);
-    let wrong = v["splits"]["holdout"]["wrong_targets"].as_u64().expect("wrong targets");
-    assert!(wrong <= 1, "{v}");
-    let store = v["store_precision"].as_f64().expect("store precision");
-    assert!(store >= 0.89, "store-level precision {store}");
+    supersession_links(&v, "holdout", 1, 0.89);
 }
 
 #[test]
@@ -474,12 +478,7 @@ fn supersession_on_a_third_writers_set_keeps_its_floors() {
     // 0.546, 2 wrong targets; now 0.975 / 0.592, 2 wrong targets, store-level 0.955
     // (docs/CONSOLIDATION.md).
     let v = supersession_floors("supersession-holdout2", 636, &[("holdout2", 0.96, 0.57)]);
-    let wrong = v["splits"]["holdout2"]["wrong_targets"]
-        .as_u64()
-        .expect("wrong targets");
-    assert!(wrong <= 2, "{v}");
-    let store = v["store_precision"].as_f64().expect("store precision");
-    assert!(store >= 0.94, "store-level precision {store}");
+    supersession_links(&v, "holdout2", 2, 0.94);
 }
 
 #[test]
@@ -489,10 +488,5 @@ fn supersession_on_a_fourth_writers_set_keeps_its_floors() {
     // 0.835; 0.908 / 0.531, 3, 0.857 after two fixes (docs/CONSOLIDATION.md). The
     // hardest set: floors just under, so a regression shows.
     let v = supersession_floors("supersession-holdout3", 636, &[("holdout3", 0.89, 0.51)]);
-    let wrong = v["splits"]["holdout3"]["wrong_targets"]
-        .as_u64()
-        .expect("wrong targets");
-    assert!(wrong <= 3, "{v}");
-    let store = v["store_precision"].as_f64().expect("store precision");
-    assert!(store >= 0.84, "store-level precision {store}");
+    supersession_links(&v, "holdout3", 3, 0.84);
 }

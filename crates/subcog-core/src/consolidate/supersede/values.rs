@@ -138,17 +138,9 @@ static LEAVE_AFTER: LazyLock<Regex> = LazyLock::new(|| {
 /// Whether `text` names `value` only to leave it behind: "from X", "off X", "no X",
 /// "not X", "X was shut down", "X is innocent".
 pub fn left_behind(value: &str, text: &str) -> bool {
-    let lower = text.to_lowercase();
-    let mut found = false;
-    for (at, _) in lower.match_indices(value) {
-        found = true;
-        let before = lower.get(..at).unwrap_or_default();
-        let from_here = lower.get(at..).unwrap_or_default();
-        if !(LEAVE_BEFORE.is_match(before) || LEAVE_AFTER.is_match(from_here)) {
-            return false;
-        }
-    }
-    found
+    every_mention(value, text, |before, from_here, _| {
+        LEAVE_BEFORE.is_match(before) || LEAVE_AFTER.is_match(from_here)
+    })
 }
 
 /// The words before a plain word that leave it, without "from", "off" and "no": "Webhook
@@ -164,13 +156,7 @@ static LEAVE_BEFORE_WORD: LazyLock<Regex> = LazyLock::new(|| {
 /// crashes"), since one followed by more words only qualifies what is left ("no longer
 /// sending *refund* confirmation SMS", "replaced the *inventory* service's CSV export").
 pub fn left_behind_word(word: &str, text: &str) -> bool {
-    let lower = text.to_lowercase();
-    let mut found = false;
-    for (at, _) in lower.match_indices(word) {
-        found = true;
-        let before = lower.get(..at).unwrap_or_default();
-        let from_here = lower.get(at..).unwrap_or_default();
-        let after = lower.get(at + word.len()..).unwrap_or_default();
+    every_mention(word, text, |before, from_here, after| {
         // A possessive ("the inventory service's CSV export") qualifies too.
         let next = TOKEN.find(after).filter(|m| {
             after
@@ -178,7 +164,21 @@ pub fn left_behind_word(word: &str, text: &str) -> bool {
                 .is_some_and(|gap| gap.chars().all(|c| c.is_whitespace() || c == '\'' || c == '’'))
         });
         let ends_phrase = next.is_none_or(|m| STOP.contains(&m.as_str()) || m.as_str() == "anymore");
-        if !((LEAVE_BEFORE_WORD.is_match(before) && ends_phrase) || LEAVE_AFTER.is_match(from_here)) {
+        (LEAVE_BEFORE_WORD.is_match(before) && ends_phrase) || LEAVE_AFTER.is_match(from_here)
+    })
+}
+
+/// Whether `value` occurs in `text` (lower-cased) and `leaves(before, from_here, after)`
+/// holds at every occurrence: the text before it, from it on, and after it.
+fn every_mention(value: &str, text: &str, leaves: impl Fn(&str, &str, &str) -> bool) -> bool {
+    let lower = text.to_lowercase();
+    let mut found = false;
+    for (at, _) in lower.match_indices(value) {
+        found = true;
+        let before = lower.get(..at).unwrap_or_default();
+        let from_here = lower.get(at..).unwrap_or_default();
+        let after = lower.get(at + value.len()..).unwrap_or_default();
+        if !leaves(before, from_here, after) {
             return false;
         }
     }
