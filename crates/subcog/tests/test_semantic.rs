@@ -490,3 +490,12 @@ fn supersession_on_a_fourth_writers_set_keeps_its_floors() {
     let v = supersession_floors("supersession-holdout3", 636, &[("holdout3", 0.89, 0.51)]);
     supersession_links(&v, "holdout3", 3, 0.84);
 }
+
+#[test]
+fn supersession_on_a_fifth_writers_set_keeps_its_floors() {
+    // data/supersession-holdout4: a fifth writer, read once after every change of the
+    // evening: 0.961 / 0.569, 3 wrong targets, store-level 0.925 (0.955 / 0.492 with the
+    // judgement before them; docs/CONSOLIDATION.md).
+    let v = supersession_floors("supersession-holdout4", 636, &[("holdout4", 0.95, 0.55)]);
+    supersession_links(&v, "holdout4", 3, 0.91);
+}
