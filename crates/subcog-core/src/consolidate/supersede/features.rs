@@ -268,7 +268,8 @@ impl Features {
                 .find_iter(to)
                 .map(|m| m.as_str().trim_end_matches('.').to_lowercase())
                 .filter(|w| w.chars().count() >= 3 && !super::values::is_stop(w) && !or.values.names.contains(w))
-                .any(|w| super::values::left_behind_word(&w, tn));
+                // Most old words are not in the newer at all: look for the word first.
+                .any(|w| lower_new.contains(w.as_str()) && super::values::left_behind_word(&w, tn));
         }
         let introduced: Vec<String> = nr
             .values

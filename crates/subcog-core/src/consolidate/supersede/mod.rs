@@ -13,8 +13,10 @@
 //! resolve a blocker — or add beside it, keep it, reject a proposal). A logistic function
 //! of that evidence, fitted on the development half of a labelled set, gives a score; a
 //! pair is a supersession when the score reaches `consolidation.supersession_min_evidence`
-//! (or [`features::SAME_KIND_EVIDENCE`] when the newer swaps a product for one of its kind,
-//! "Card payments go through Adyen" after "… processed by Braintree") — unless the newer only states the same slot of another component, with no word of
+//! (or a lower bar, [`features::SAME_KIND_EVIDENCE`], when the newer swaps a product for
+//! one of its kind — "Card payments go through Adyen" after "… processed by Braintree" —
+//! and [`features::PERSONAL_EVIDENCE`] when both state the speaker's own fact of one slot)
+//! — unless the newer only states the same slot of another component, with no word of
 //! change, or the two are about different things: each names what it is about and they
 //! share no word ([`Features::linkable`]).
 //! Without an LLM the bar is set to prefer missing a replacement to inventing one. The
