@@ -308,9 +308,9 @@ fn filter_checks(
         vec![Status::Active, Status::Superseded]
     };
     let status_ok = if statuses.is_empty() {
-        f.admits(m.status)
+        f.admits(m)
     } else {
-        statuses.contains(&m.status)
+        statuses.contains(&m.current_status())
     };
     out.push(FilterCheck {
         filter: "status",

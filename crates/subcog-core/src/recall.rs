@@ -500,7 +500,7 @@ fn stand_in(
         let Some(m) = store.get(&newer)? else { continue };
         let passes = m.is_live()
             && (filter.tiers.is_empty() || filter.tiers.contains(&m.tier))
-            && filter.admits(m.status)
+            && filter.admits(&m)
             && (filter.namespaces.is_empty() || filter.namespaces.contains(&m.namespace))
             && (filter.domains.is_empty() || filter.domains.contains(&m.domain));
         if !passes {
@@ -587,7 +587,7 @@ fn place_replacements(
     let passes = |m: &Memory| {
         m.is_live()
             && (filter.tiers.is_empty() || filter.tiers.contains(&m.tier))
-            && filter.admits(m.status)
+            && filter.admits(m)
             && (filter.namespaces.is_empty() || filter.namespaces.contains(&m.namespace))
             && (filter.domains.is_empty() || filter.domains.contains(&m.domain))
     };

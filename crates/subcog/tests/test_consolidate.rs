@@ -497,6 +497,46 @@ fn replacements_link_to_their_own_subject_and_nothing_else() {
         let why = r["reason"].as_str().unwrap_or_default();
         assert!(why.contains("rule:") && why.contains("evidence"), "{why}");
     }
+    // `list --status superseded` lists exactly the memories the review names, `--status
+    // active` none of them, and `status` counts them as superseded.
+    let ids_of = |v: serde_json::Value| -> Vec<String> {
+        let mut ids: Vec<String> = v
+            .as_array()
+            .expect("list")
+            .iter()
+            .filter_map(|m| m["id"].as_str().map(str::to_string))
+            .collect();
+        ids.sort();
+        ids
+    };
+    let mut reviewed: Vec<String> = review
+        .as_array()
+        .expect("review")
+        .iter()
+        .filter_map(|r| r["superseded"]["id"].as_str().map(str::to_string))
+        .collect();
+    reviewed.sort();
+    reviewed.dedup();
+    let superseded = ids_of(
+        run(&env, &["list", "--status", "superseded", "-l", "0", "--json"])
+            .ok()
+            .json(),
+    );
+    assert_eq!(superseded, reviewed);
+    let active = ids_of(
+        run(&env, &["list", "--status", "active", "-l", "0", "--json"])
+            .ok()
+            .json(),
+    );
+    assert!(active.iter().all(|id| !reviewed.contains(id)), "{active:?}");
+    let listed = ids_of(run(&env, &["list", "-l", "0", "--json"]).ok().json());
+    assert_eq!(active.len() + reviewed.len(), listed.len());
+    let status = run(&env, &["status", "--json"]).ok().json();
+    assert_eq!(
+        status["by_status"]["superseded"].as_u64(),
+        Some(reviewed.len() as u64),
+        "{status}"
+    );
     // Undone, a supersession stays undone on the next run.
     let tests = review
         .as_array()
@@ -515,6 +555,15 @@ fn replacements_link_to_their_own_subject_and_nothing_else() {
     let again = env.run(&["get", &id, "--json"]).ok().json();
     assert!(again["superseded_by"].is_null(), "{again}");
     assert_eq!(again["not_superseded_by"].as_array().map(Vec::len), Some(1), "{again}");
+    let active = ids_of(
+        run(&env, &["list", "--status", "active", "-l", "0", "--json"])
+            .ok()
+            .json(),
+    );
+    assert!(
+        active.contains(&id),
+        "an undone supersession is active again: {active:?}"
+    );
 }
 
 /// A stale fact replaced a week later: the question gets the current value first, even

@@ -499,3 +499,12 @@ fn supersession_on_a_fifth_writers_set_keeps_its_floors() {
     let v = supersession_floors("supersession-holdout4", 636, &[("holdout4", 0.95, 0.55)]);
     supersession_links(&v, "holdout4", 3, 0.91);
 }
+
+#[test]
+fn supersession_on_a_sixth_writers_set_keeps_its_floors() {
+    // data/supersession-holdout5: a sixth writer (wind-farm software), read once with the
+    // judgement of the session before it: 0.907 / 0.600, 1 wrong target, store-level 0.881
+    // (docs/CONSOLIDATION.md, "A sixth writer").
+    let v = supersession_floors("supersession-holdout5", 636, &[("holdout5", 0.90, 0.58)]);
+    supersession_links(&v, "holdout5", 1, 0.87);
+}

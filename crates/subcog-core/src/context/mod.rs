@@ -147,8 +147,9 @@ impl Subcog {
         }
         let complexity = Complexity::of(live);
         let budget = complexity.budget(req.base_budget.unwrap_or(cfg.base_token_budget));
+        // Superseded ones too: each tells its replacement which memory it replaces.
         let filter = MemoryFilter {
-            statuses: vec![Status::Active],
+            statuses: vec![Status::Active, Status::Superseded],
             tiers: [Tier::Hot, Tier::Warm, Tier::Cold, Tier::Archived]
                 .into_iter()
                 .filter(|t| t.rank() <= cfg.min_tier.rank())
@@ -248,7 +249,7 @@ impl Subcog {
             }
         }
         for (i, m) in candidates.iter().enumerate() {
-            if m.superseded_by.is_some() {
+            if m.current_status() == Status::Superseded {
                 continue;
             }
             if !fold.is_empty()

@@ -181,6 +181,10 @@ pub struct CandidateRow {
     pub linkable: bool,
     /// An old product or tool replaced by one of its kind (`Features::same_kind`).
     pub same_kind: bool,
+    /// A kind swapped as the closest candidate (`Features::swaps_kind`).
+    pub swaps_kind: bool,
+    /// The speaker's own slot stated anew (`Features::restates_personal_slot`).
+    pub personal: bool,
     /// The older note.
     pub older: String,
     /// The newer note.
@@ -405,6 +409,8 @@ pub fn run(
                     score: c.score,
                     linkable: c.features.linkable(),
                     same_kind: c.features.same_kind.is_some(),
+                    swaps_kind: c.features.swaps_kind(),
+                    personal: c.features.restates_personal_slot(),
                     older: memories[c.older].content.clone(),
                     newer: memories[judged.newer].content.clone(),
                 });

@@ -197,6 +197,16 @@ impl Memory {
         m
     }
 
+    /// The status as a user reads it: an active memory that a newer one replaces is
+    /// superseded (consolidation records the replacement, not a new status).
+    pub fn current_status(&self) -> Status {
+        if self.status == Status::Active && self.superseded_by.is_some() {
+            Status::Superseded
+        } else {
+            self.status
+        }
+    }
+
     /// Whether recall should consider this memory at all.
     pub fn is_live(&self) -> bool {
         self.status != Status::Deleted

@@ -152,8 +152,9 @@ pub struct MemoryFilter {
 }
 
 impl MemoryFilter {
-    /// Whether a memory of `status` passes the status filter.
-    pub fn admits(&self, status: Status) -> bool {
+    /// Whether `memory` passes the status filter, by its [`Memory::current_status`].
+    pub fn admits(&self, memory: &Memory) -> bool {
+        let status = memory.current_status();
         if self.statuses.is_empty() {
             !matches!(status, Status::Deleted | Status::Quarantined)
         } else {
@@ -161,6 +162,28 @@ impl MemoryFilter {
         }
     }
 }
+
+/// The SQL condition on a row aliased `m` for a status as [`Memory::current_status`]
+/// reads it: "superseded" takes active rows with a replacement, "active" leaves them out.
+pub(crate) fn status_condition(status: Status) -> String {
+    match status {
+        Status::Active => "(m.status = 'active' AND m.superseded_by IS NULL)".into(),
+        Status::Superseded => {
+            "(m.status = 'superseded' OR (m.status = 'active' AND m.superseded_by IS NOT NULL))".into()
+        }
+        other => format!("m.status = '{}'", other.as_str()),
+    }
+}
+
+/// The SQL condition for a filter's statuses (any of them).
+pub(crate) fn statuses_condition(statuses: &[Status]) -> String {
+    let parts: Vec<String> = statuses.iter().map(|s| status_condition(*s)).collect();
+    format!("({})", parts.join(" OR "))
+}
+
+/// The SQL expression that groups rows by [`Memory::current_status`] (stats).
+pub(crate) const CURRENT_STATUS_SQL: &str =
+    "CASE WHEN status = 'active' AND superseded_by IS NOT NULL THEN 'superseded' ELSE status END";
 
 /// Order of [`Store::list`] results.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

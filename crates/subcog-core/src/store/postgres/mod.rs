@@ -711,7 +711,7 @@ impl Store for PgStore {
     }
 
     fn stats(&self) -> Result<StoreStats, StoreError> {
-        let by_status = self.count_by("status", false)?;
+        let by_status = self.count_by(crate::store::CURRENT_STATUS_SQL, false)?;
         let size: i64 = self
             .read(|c| {
                 c.query_one(

@@ -216,11 +216,7 @@ pub(super) fn filter_sql(f: &MemoryFilter, sql: &mut Sql) -> String {
     if f.statuses.is_empty() {
         clauses.push("m.status NOT IN ('deleted', 'quarantined')".into());
     } else {
-        any_of(
-            "status",
-            f.statuses.iter().map(|s| s.as_str().to_string()).collect(),
-            sql,
-        );
+        clauses.push(crate::store::statuses_condition(&f.statuses));
     }
     if let Some(since) = f.since {
         clauses.push(format!("m.created_at >= {}", sql.bind(since)));

@@ -798,7 +798,7 @@ impl Store for SqliteStore {
                 .map(|(k, v)| (k, u64::try_from(v).unwrap_or(0)))
                 .collect())
         };
-        let by_status: std::collections::BTreeMap<String, u64> = count_by("status", false)?;
+        let by_status: std::collections::BTreeMap<String, u64> = count_by(crate::store::CURRENT_STATUS_SQL, false)?;
         Ok(StoreStats {
             total: by_status.values().sum(),
             by_status,

@@ -260,12 +260,7 @@ pub(crate) fn filter_sql(f: &MemoryFilter) -> (String, Vec<Value>) {
     if f.statuses.is_empty() {
         clauses.push("m.status NOT IN ('deleted', 'quarantined')".into());
     } else {
-        any_of(
-            "status",
-            f.statuses.iter().map(|s| s.as_str().to_string()).collect(),
-            &mut clauses,
-            &mut params,
-        );
+        clauses.push(crate::store::statuses_condition(&f.statuses));
     }
     if let Some(since) = f.since {
         clauses.push("m.created_at >= ?".into());
