@@ -8,10 +8,10 @@ use chrono::{DateTime, Utc};
 
 use crate::content;
 use crate::error::{Error, Result, ValidationError};
-use crate::model::{Domain, Memory, Namespace, Priority, normalize_tags, validate_importance};
+use crate::model::{Domain, Memory, Namespace, Priority, Status, normalize_tags, validate_importance};
 use crate::secrets::{self, Redaction, SecretPolicy};
 use crate::service::{ScopeKind, Subcog};
-use crate::store::{InsertOutcome, Vectors};
+use crate::store::{InsertOutcome, ListOrder, MemoryFilter, Vectors};
 use crate::timestamp;
 
 /// Longest accepted explicit summary, in characters.
@@ -132,6 +132,45 @@ pub(crate) fn assemble(namespace: Namespace, text: CleanText, at: DateTime<Utc>)
 const SCREENED_KEPT: usize = 4096;
 
 impl Subcog {
+    /// The context a short memory captured at `at` takes from the memories of its
+    /// namespace and domain captured within `capture.preceding_context_minutes` before it
+    /// (`conversation::preceding`). A search aid only: when the store cannot be read the
+    /// memory is captured without it.
+    fn preceding_context(
+        &self,
+        namespace: &Namespace,
+        domain: Domain,
+        at: DateTime<Utc>,
+        text: &str,
+    ) -> Option<String> {
+        let cfg = &self.config.capture;
+        let minutes = cfg.preceding_context_minutes;
+        if minutes == 0
+            || text.chars().count() > crate::conversation::SHORT_CHARS
+            || !cfg.preceding_context_namespaces.iter().any(|n| n == namespace.as_str())
+        {
+            return None;
+        }
+        let filter = MemoryFilter {
+            namespaces: vec![namespace.clone()],
+            domains: vec![domain],
+            since: Some(at - chrono::Duration::minutes(i64::from(minutes))),
+            until: Some(at),
+            statuses: vec![Status::Active, Status::Superseded],
+            ..Default::default()
+        };
+        let mut earlier = match self.list(&filter, ListOrder::NewestFirst, Some(crate::conversation::BEFORE)) {
+            Ok(found) => found,
+            Err(e) => {
+                tracing::warn!(error = %e, "capturing without the preceding memories as context");
+                return None;
+            }
+        };
+        earlier.reverse();
+        let texts: Vec<&str> = earlier.iter().map(|m| m.content.as_str()).collect();
+        crate::conversation::preceding(text, &texts)
+    }
+
     /// Captures one memory.
     pub fn capture(&self, req: CaptureRequest) -> Result<CaptureOutcome> {
         let span = tracing::info_span!("capture.capture", namespace = %req.namespace, domain = %req.domain);
@@ -173,11 +212,16 @@ impl Subcog {
             (Some(f), Some(c)) => Some(format!("{f}\n{c}")),
             (f, c) => f.or(c),
         };
+        let now = timestamp::canonical(self.clock.now());
+        let at = req.at.map(timestamp::canonical).unwrap_or(now);
+        let context = match context {
+            Some(c) => Some(c),
+            None => self.preceding_context(&namespace, req.domain, at, &text.content),
+        };
         if !redactions.is_empty() {
             tracing::info!(kinds = ?redactions.iter().map(|r| r.kind.as_str()).collect::<Vec<_>>(), "redacted secrets before storing");
         }
-        let now = timestamp::canonical(self.clock.now());
-        let mut memory = assemble(namespace, text, req.at.map(timestamp::canonical).unwrap_or(now));
+        let mut memory = assemble(namespace, text, at);
         memory.updated_at = memory.updated_at.max(now);
         memory.domain = req.domain;
         memory.tags = tags;

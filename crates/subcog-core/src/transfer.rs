@@ -216,7 +216,10 @@ impl Subcog {
         };
         let mut by_scope: Vec<(ScopeKind, Vec<Memory>)> =
             vec![(ScopeKind::Project, Vec::new()), (ScopeKind::User, Vec::new())];
+        // Memories of a subcog export (records with an id) come back as they were.
+        let mut exported: std::collections::HashSet<MemoryId> = std::collections::HashSet::new();
         for (line, record) in records {
+            let has_id = record.id.is_some();
             let (memory, redacted) = self
                 .memory_from_record(record, options.allow_new_namespace)
                 .map_err(|e| Error::Import {
@@ -225,12 +228,34 @@ impl Subcog {
                 })?;
             report.redacted += usize::from(redacted);
             report.quarantined += usize::from(memory.status == Status::Quarantined);
+            if has_id {
+                exported.insert(memory.id);
+            }
             let scope = ScopeKind::for_domain(memory.domain);
             if let Some((_, list)) = by_scope.iter_mut().find(|(k, _)| *k == scope) {
                 list.push(memory);
             }
         }
-        let by_scope: Vec<(ScopeKind, Vec<Memory>)> = by_scope.into_iter().filter(|(_, m)| !m.is_empty()).collect();
+        let mut by_scope: Vec<(ScopeKind, Vec<Memory>)> = by_scope.into_iter().filter(|(_, m)| !m.is_empty()).collect();
+        for (_, memories) in &mut by_scope {
+            let cfg = &self.config.capture;
+            let kept: Vec<(usize, Option<String>)> = memories
+                .iter()
+                .enumerate()
+                .filter(|(_, m)| exported.contains(&m.id))
+                .map(|(i, m)| (i, m.context.clone()))
+                .collect();
+            crate::conversation::fill_preceding(
+                memories,
+                cfg.preceding_context_minutes,
+                &cfg.preceding_context_namespaces,
+            );
+            for (i, context) in kept {
+                if let Some(m) = memories.get_mut(i) {
+                    m.context = context;
+                }
+            }
+        }
         let mut outcomes: Vec<InsertOutcome> = Vec::new();
         if options.dry_run {
             for (scope, memories) in &by_scope {

@@ -450,6 +450,78 @@ fn a_question_about_the_asker_favours_what_the_asker_said_of_themselves() {
 }
 
 #[test]
+fn a_short_capture_is_found_by_the_captures_just_before_it() {
+    let env = TestEnv::new();
+    let capture = |text: &str, at: &str| {
+        env.run(&["capture", "-n", "context", "--at", at, text, "--json"])
+            .ok()
+            .json()["id"]
+            .as_str()
+            .expect("id")
+            .to_string()
+    };
+    let question = capture("Did Jonas fix the flaky upload test?", "2026-11-27T10:00:00Z");
+    let reply = capture("Yes, on Tuesday.", "2026-11-27T10:01:00Z");
+    let later = capture("Sure, sounds good.", "2026-11-27T12:00:00Z");
+    let get = |id: &str| env.run(&["get", id, "--json"]).ok().json();
+    assert_eq!(get(&reply)["context"], "Did Jonas fix the flaky upload test?");
+    assert!(get(&question)["context"].is_null());
+    assert!(
+        get(&later)["context"].is_null(),
+        "two hours later is another conversation"
+    );
+    // The reply is found by what it answered, after the question itself.
+    let v = env.run(&["recall", "flaky upload test", "--json"]).ok().json();
+    let ids: Vec<&str> = v["results"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|r| r["id"].as_str())
+        .collect();
+    assert_eq!(ids, vec![question.as_str(), reply.as_str()], "{v}");
+    // Turned off, a reply is on its own.
+    let out = env
+        .command(&[
+            "capture",
+            "-n",
+            "context",
+            "--at",
+            "2026-11-27T12:01:00Z",
+            "Fine by me.",
+            "--json",
+        ])
+        .env("SUBCOG_CAPTURE_PRECEDING_CONTEXT_MINUTES", "0")
+        .output()
+        .expect("spawn");
+    let off = crate::common::to_run(out).ok().json();
+    assert!(get(off["id"].as_str().expect("id"))["context"].is_null());
+    // An import of dated records gets the same.
+    let file = env.root.path().join("chat.jsonl");
+    std::fs::write(
+        &file,
+        concat!(
+            r#"{"content": "Where is the staging database hosted?", "created_at": "2026-11-20T09:00:00Z"}"#,
+            "\n",
+            r#"{"content": "On the old Hetzner box.", "created_at": "2026-11-20T09:00:30Z"}"#,
+            "\n"
+        ),
+    )
+    .expect("write");
+    env.run(&["import", file.to_str().expect("utf8"), "-q"]).ok();
+    let v = env.run(&["recall", "staging database hosted", "--json"]).ok().json();
+    let answer = v["results"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|r| r["content"] == "On the old Hetzner box.")
+        .unwrap_or_else(|| panic!("the answer is found by its question: {v}"));
+    assert_eq!(
+        get(answer["id"].as_str().expect("id"))["context"],
+        "Where is the staging database hosted?"
+    );
+}
+
+#[test]
 fn a_capture_can_name_the_memory_it_follows() {
     let env = TestEnv::new();
     let first = env

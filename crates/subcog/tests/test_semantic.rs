@@ -331,8 +331,10 @@ fn locomo_evaluation_meets_the_retrieval_targets() {
     let accuracy = t["accuracy"].as_f64().expect("accuracy");
     assert!(accuracy >= 0.90, "temporal answers {accuracy}: {t}");
 
-    // The plain protocol (no speaker tags, no neighbouring turns): what real captures get.
-    // Floors a little under the measured 0.612 / 0.694 (docs/EVALUATION.md).
+    // The plain protocol (no speaker tags, no neighbouring turns handed in): what real
+    // captures get, each short turn with the short turns captured just before it as its
+    // context. Floors a little under the measured 0.714 / 0.796 (0.615 / 0.694 without
+    // that context; docs/EVALUATION.md).
     let v = env
         .run(&["eval", "locomo", data.to_str().expect("utf8"), "--plain", "--json"])
         .ok()
@@ -341,8 +343,8 @@ fn locomo_evaluation_meets_the_retrieval_targets() {
     assert_eq!(v["context_turns"], 0);
     let r5 = v["overall"]["recall_at"]["5"].as_f64().expect("R@5");
     let r10 = v["overall"]["recall_at"]["10"].as_f64().expect("R@10");
-    assert!(r5 >= 0.59, "plain recall@5 {r5}");
-    assert!(r10 >= 0.67, "plain recall@10 {r10}");
+    assert!(r5 >= 0.69, "plain recall@5 {r5}");
+    assert!(r10 >= 0.77, "plain recall@10 {r10}");
 }
 
 /// A chat set in LongMemEval's shape, pooled and scored on the keyword and time channels:

@@ -159,6 +159,13 @@ pub struct CaptureConfig {
     pub max_content_bytes: usize,
     /// Recorded as `created_by` for captures from the command line.
     pub created_by: String,
+    /// A short memory captured within this many minutes after others of its namespace
+    /// takes them (up to two) as its search context, as a turn of a conversation does; 0
+    /// turns it off (`conversation::preceding`).
+    pub preceding_context_minutes: u32,
+    /// The namespaces whose short memories take the ones before them as context: where
+    /// turns of a conversation go. A decision or a learning states its own subject.
+    pub preceding_context_namespaces: Vec<String>,
 }
 
 impl Default for CaptureConfig {
@@ -168,6 +175,8 @@ impl Default for CaptureConfig {
             redact_emails: false,
             max_content_bytes: 1_048_576,
             created_by: "user".into(),
+            preceding_context_minutes: 30,
+            preceding_context_namespaces: vec!["context".into()],
         }
     }
 }

@@ -41,8 +41,9 @@ pub struct LocomoOptions {
     pub bm25: bool,
     /// Keep every question's retrieved ids in the report.
     pub details: bool,
-    /// Capture turns as plain memories, as real captures are: no speaker tag (with
-    /// `context_turns` and `context_after` 0, no context either).
+    /// Capture turns as plain memories, as real captures are: no speaker tag, and (with
+    /// `context_turns` and `context_after` 0) only the context capture gives a short turn
+    /// from the turns just before it (`conversation::fill_preceding`).
     pub plain: bool,
 }
 
@@ -349,7 +350,7 @@ fn add(score: &mut CategoryScore, ks: &[usize], recalls: &[f64]) {
 /// memory, the dia_ids whose text it holds (identical turns share one memory).
 fn ingest(subcog: &Subcog, turns: &[Turn], plain: bool) -> Result<HashMap<MemoryId, Vec<String>>> {
     let ns = Namespace::parse("context")?;
-    let memories: Vec<Memory> = turns
+    let mut memories: Vec<Memory> = turns
         .iter()
         .map(|t| {
             let mut m = Memory::new(t.content.clone(), ns.clone(), t.at);
@@ -366,6 +367,15 @@ fn ingest(subcog: &Subcog, turns: &[Turn], plain: bool) -> Result<HashMap<Memory
             m
         })
         .collect();
+    if plain {
+        // Captured one by one, each short turn takes the turns just before it as context.
+        let cfg = &subcog.config().capture;
+        crate::conversation::fill_preceding(
+            &mut memories,
+            cfg.preceding_context_minutes,
+            &cfg.preceding_context_namespaces,
+        );
+    }
     let keys: Vec<String> = turns.iter().map(|t| t.dia_id.clone()).collect();
     super::insert_keyed(subcog, &memories, &keys, &mut |_, _| {})
 }

@@ -214,6 +214,12 @@ pub fn run(
             turn_ids.push(id);
         }
     }
+    // Captured one by one, each short turn takes the turns just before it as context.
+    crate::conversation::fill_preceding(
+        &mut memories,
+        config.capture.preceding_context_minutes,
+        &config.capture.preceding_context_namespaces,
+    );
     report.sessions = sessions.len();
     report.turns = memories.len();
 

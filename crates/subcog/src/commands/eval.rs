@@ -47,7 +47,8 @@ pub enum EvalBench {
         #[arg(long)]
         details: bool,
         /// Capture the turns as plain memories, as an agent's captures are: no speaker tag
-        /// and no neighbouring turns as context (overrides --context-turns/--context-after)
+        /// and no neighbouring turns handed in (overrides --context-turns/--context-after);
+        /// each short turn takes the short turns just before it, as capture does
         #[arg(long)]
         plain: bool,
     },
