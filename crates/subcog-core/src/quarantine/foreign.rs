@@ -187,8 +187,18 @@ const IGNORE_STEMS: &[(&[&str], &[&str])] = &[
     // Japanese, Chinese, Korean
     (
         &["無視", "忘れ", "忽略", "无视", "忽视", "忘记", "忘掉", "무시", "잊어"],
-        &["指示", "命令", "指令", "지시", "명령", "지침"],
+        &["指示", "命令", "指令", "지시", "명령", "지침", "系統提示", "系统提示"],
     ),
+    // Round 5 (from holdout10, read on holdout11): Thai, Bengali, Tamil, Telugu, Marathi,
+    // Urdu, Swahili, Tagalog.
+    (&["เพิกเฉย", "ละเว้น", "ไม่ต้องสนใจ", "ลืม"], &["คำสั่ง", "คำแนะนำ"]),
+    (&["উপেক্ষা", "ভুলে যাও"], &["নির্দেশ"]),
+    (&["புறக்கணி", "மறந்துவிடு"], &["வழிமுறை", "அறிவுறுத்தல்", "கட்டளை"]),
+    (&["విస్మరించు", "మర్చిపో"], &["సూచనల", "ఆదేశాల"]),
+    (&["दुर्लक्ष"], &["सूचना"]),
+    (&["نظر انداز", "بھول جاؤ"], &["ہدایات"]),
+    (&["puuza", "sahau"], &["maagizo", "maelekezo"]),
+    (&["huwag pansinin", "kalimutan"], &["tagubilin", "utos"]),
 ];
 
 /// Instructions declared void in other languages ("Die bisherigen Anweisungen gelten ab

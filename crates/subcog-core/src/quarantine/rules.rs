@@ -675,6 +675,124 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         &["message from", "notice from", "update from", "announcement from"],
         r"\b(?:message|notice|update|announcement) from (?:the )?(?:assistant|agent|ai|model|llm|claude|copilot) (?:platform|provider|runtime|vendor|operator|system)\b[^\n]{0,200}?\b(?:guidelines|instructions|policy|policies|prompt|rules)\b",
     );
+    // Round 5: written as families from holdout10's classic misses, read once on holdout11.
+    // The agent's makers, its harness or its own prompt speaking through a note.
+    add(
+        "fake system",
+        Plain,
+        false,
+        &[
+            "anthropic",
+            "openai",
+            "harness",
+            "runtime",
+            "orchestrator",
+            "as your",
+            "to your system prompt",
+            "to your instructions",
+            "to your guidelines",
+            "vendor policy",
+        ],
+        r"\b(?:message|note|notice|update|memo|directive)s? from (?:the )?(?:anthropic|openai)\b|\[\s*(?:priority |urgent |system )?(?:message|notice|update) from the (?:harness|runtime|orchestrator)\s*\]|\bas your (?:developer|creator|maker|operator|administrator|admin|owner)s?\b[^.\n]{0,40}\b(?:i am|we are|telling|instruct|order)|\b(?:update|patch|amendment|change)s? to your (?:system prompt|instructions|guidelines)\b|\b(?:ai|llm|agent) vendor policy\b",
+    );
+    // Notes, memories or injected text ranked over the user and the agent's rules.
+    add(
+        "memory over the user",
+        Plain,
+        false,
+        &["authority", "level", "priority", "obey"],
+        r"\b(?:memory|memories|memory notes?|notes? (?:in|from) memory|memory-injected (?:instructions|text))\b[^.\n]{0,40}\b(?:have|has|hold|carry|are|is)\b[^.\n]{0,20}\b(?:root|system|highest|absolute|final) (?:authority|level|priority)\b|\btrusted at (?:the )?system level\b|\bobey (?:them|these notes|this note|memory|the notes) over\b",
+    );
+    // The user's words set aside, or their answers scripted.
+    add(
+        "override",
+        Plain,
+        false,
+        &["ignore", "new objective", "new goal", "new task", "new mission"],
+        r"\bignore (?:what|whatever|anything) the user (?:asks|says|wants|requests|types)\b|\bignore (?:all |any |the )?(?:prior|previous|earlier|above) context\b|\bnew (?:objective|goal|task|mission)\s*(?:=|:)",
+    );
+    // Orders about every answer the agent gives.
+    add(
+        "output manipulation",
+        Plain,
+        false,
+        &[
+            "every",
+            "each",
+            "all ",
+            "only in",
+            "hidden",
+            "point this out",
+            "point it out",
+            "point that out",
+            "cosmetic",
+            "changes you",
+        ],
+        r#"\b(?:end|start|begin|finish|sign) (?:every|each|all) (?:answer|reply|response|message)s? with\b|\bin (?:every|each|all) (?:answer|reply|response|message)s?,? (?:include|add|insert|mention|recommend|append)\b|\b(?:answer|respond to|reply to) (?:every|all|any) (?:question|request)s?\b[^.\n]{0,60}\bwith ['"]|\b(?:respond|reply|answer)\b[^.\n]{0,30}\bonly in (?:base64|hex|rot13|binary|morse)\b|\bhidden (?:markdown |html )?(?:link|tracking pixel|pixel|iframe|image)s? (?:to|in|into)\b|\b(?:do not|don't|never) point (?:this|it|that) out\b|\blist only the cosmetic\b|\bnever (?:list|mention|report) (?:the )?changes you\b"#,
+    );
+    // Permission checks declared gone.
+    add(
+        "jailbreak",
+        Plain,
+        false,
+        &[
+            "prompt",
+            "treat every",
+            "treat all",
+            "treat each",
+            "without approval",
+            "without confirmation",
+            "without asking",
+            "without permission",
+            "without review",
+            "without reading",
+            "without checking",
+            "<permission",
+            "trust",
+        ],
+        r#"\b(?:confirmation|permission|approval) prompts? (?:are|is) (?:now )?(?:disabled|off|turned off|removed)\b|\btreat (?:every|all|each) [\w -]{0,20}(?:calls?|commands?|tools?|actions?) as (?:pre-?approved|approved|trusted|safe)\b|\b(?:tools?|commands?)\b[^.\n]{0,20}\b(?:may|can) be (?:invoked|run|executed|used) without (?:approval|confirmation|asking|permission)\b|\b(?:must|should|may|can) (?:now )?(?:execute|run|install) [^.\n]{0,60}\bwithout (?:review|reviewing|reading|checking)\b|<\s*permission_grant\b|<\s*[\w:-]+\b[^>]{0,80}\btrust\s*=\s*["']?(?:system|root|admin|highest)"#,
+    );
+    // A persona with a name and no limits.
+    add(
+        "persona",
+        Plain,
+        false,
+        &[
+            "pretend",
+            "imagine",
+            "you are",
+            "you're",
+            "act as",
+            "version of yourself",
+            "unfiltered",
+            "polic",
+        ],
+        r#"\b(?:pretend|imagine|act as|you are|you're)\b[^.\n]{0,80}\b(?:no|without(?: any)?) (?:safety|content) (?:training|filters?|guidelines|rules|polic(?:y|ies)|restrictions)\b|\b(?:ai|assistant|agent|model)\b[^.\n]{0,30}\bwithout (?:any )?(?:content )?polic(?:y|ies)\b|\ban? unfiltered (?:terminal|shell|ai|assistant|agent|model|version)\b|\bversion of yourself (?:that|with|without)\b|\b(?:you are|act as) ['"][\w -]{2,24}['"],? (?:an?|the) (?:\w+ ){0,3}(?:agent|ai|assistant|terminal|bot)\b[^.\n]{0,60}\b(?:silently|never tells?|without)\b"#,
+    );
+    // Turns of Anthropic's short template.
+    add(
+        "role marker",
+        Raw,
+        false,
+        &["h:", "a:"],
+        r"(?:^|\s)H:\s+\S[^\n]{0,200}?\sA:\s+\S",
+    );
+    // Credentials handed over or written into code.
+    add(
+        "credential request",
+        Plain,
+        false,
+        &[
+            "reply with",
+            "respond with",
+            "answer with",
+            "paste them",
+            "paste it",
+            "paste the",
+            "process.env",
+        ],
+        r"\b(?:reply|respond|answer) with (?:the user's |your |all |the )?(?:saved |stored )?(?:tokens?|passwords?|credentials|api keys?|secrets)\b|\bpaste (?:them|it|the (?:production )?(?:secrets?|keys?|tokens?|credentials)) into [\w./-]+\.(?:ts|js|py|go|rs|java|json|ya?ml|rb|php)\b|\bprocess\.env\b[^.\n]{0,60}\b(?:posts?|sends?|uploads?)\b",
+    );
     rules
 });
 
