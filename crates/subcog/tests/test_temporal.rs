@@ -414,7 +414,12 @@ fn temporal_answers_hold_on_chats_the_rules_were_not_fitted_on() {
     // model are in the docs.
     let env = TestEnv::new();
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/temporal-chats");
-    for (file, questions, floor) in [("dev.json", 118, 0.82), ("test.json", 118, 0.67)] {
+    // holdout.json: a third writer's, read once after every rule (0.644 keywords only).
+    for (file, questions, floor) in [
+        ("dev.json", 118, 0.82),
+        ("test.json", 118, 0.67),
+        ("holdout.json", 132, 0.62),
+    ] {
         let path = dir.join(file);
         let v = env
             .run(&["eval", "locomo", path.to_str().expect("utf8"), "--no-vectors", "--json"])
@@ -429,25 +434,29 @@ fn temporal_answers_hold_on_chats_the_rules_were_not_fitted_on() {
 
 #[test]
 fn plain_captures_of_a_chat_are_found_through_the_turns_before_them() {
-    // data/temporal-chats/test.json captured as plain memories (no speaker tags, no context
-    // handed in), keywords only: each short turn takes the short turns captured just
-    // before it as its context. Measured 0.848 / 0.905 (0.759 / 0.791 without;
-    // docs/EVALUATION.md); this set took no part in choosing the rule.
+    // data/temporal-chats captured as plain memories (no speaker tags, no context handed
+    // in), keywords only: each short turn takes the short turns captured just before it as
+    // its context. test.json measured 0.848 / 0.905 (0.759 / 0.791 without); holdout.json,
+    // a third writer's read once after the rule, 0.872 / 0.930 (0.767 / 0.817 without;
+    // docs/EVALUATION.md). Neither took part in choosing the rule.
     let env = TestEnv::new();
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/temporal-chats/test.json");
-    let v = env
-        .run(&[
-            "eval",
-            "locomo",
-            path.to_str().expect("utf8"),
-            "--plain",
-            "--no-vectors",
-            "--json",
-        ])
-        .ok()
-        .json();
-    let r5 = v["overall"]["recall_at"]["5"].as_f64().expect("R@5");
-    let r10 = v["overall"]["recall_at"]["10"].as_f64().expect("R@10");
-    assert!(r5 >= 0.82, "plain recall@5 {r5}");
-    assert!(r10 >= 0.88, "plain recall@10 {r10}");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/temporal-chats");
+    for (file, least5, least10) in [("test.json", 0.82, 0.88), ("holdout.json", 0.84, 0.90)] {
+        let path = dir.join(file);
+        let v = env
+            .run(&[
+                "eval",
+                "locomo",
+                path.to_str().expect("utf8"),
+                "--plain",
+                "--no-vectors",
+                "--json",
+            ])
+            .ok()
+            .json();
+        let r5 = v["overall"]["recall_at"]["5"].as_f64().expect("R@5");
+        let r10 = v["overall"]["recall_at"]["10"].as_f64().expect("R@10");
+        assert!(r5 >= least5, "{file}: plain recall@5 {r5}");
+        assert!(r10 >= least10, "{file}: plain recall@10 {r10}");
+    }
 }
