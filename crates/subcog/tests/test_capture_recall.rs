@@ -471,14 +471,7 @@ fn a_short_capture_is_found_by_the_captures_just_before_it() {
         "two hours later is another conversation"
     );
     // The reply is found by what it answered, after the question itself.
-    let v = env.run(&["recall", "flaky upload test", "--json"]).ok().json();
-    let ids: Vec<&str> = v["results"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|r| r["id"].as_str())
-        .collect();
-    assert_eq!(ids, vec![question.as_str(), reply.as_str()], "{v}");
+    assert_eq!(env.recalled_ids("flaky upload test"), vec![question, reply]);
     // Turned off, a reply is on its own.
     let out = env
         .command(&[
@@ -550,14 +543,10 @@ fn a_capture_can_name_the_memory_it_follows() {
         .json();
     // The followed text is the reply's search context: "pottery" finds both, the turn that
     // says it first.
-    let v = env.run(&["recall", "pottery", "--json"]).ok().json();
-    let ids: Vec<&str> = v["results"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|r| r["id"].as_str())
-        .collect();
-    assert_eq!(ids, vec![id, reply["id"].as_str().expect("reply id")], "{v}");
+    assert_eq!(
+        env.recalled_ids("pottery"),
+        vec![id.to_string(), reply["id"].as_str().expect("reply id").to_string()]
+    );
 
     // An unknown memory followed is an error, and nothing is stored.
     let out = env

@@ -176,6 +176,17 @@ impl TestEnv {
     }
 
     /// Writes the user config file.
+    /// The ids `recall QUERY --json` returns, in order.
+    pub fn recalled_ids(&self, query: &str) -> Vec<String> {
+        let v = self.run(&["recall", query, "--json"]).ok().json();
+        v["results"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|r| r["id"].as_str().map(str::to_string))
+            .collect()
+    }
+
     pub fn write_config(&self, text: &str) -> PathBuf {
         let path = self.home.join(".config/subcog/config.toml");
         std::fs::create_dir_all(path.parent().unwrap_or(Path::new("/"))).expect("config dir");
