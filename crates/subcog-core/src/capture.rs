@@ -144,13 +144,10 @@ impl Subcog {
         text: &str,
     ) -> Option<String> {
         let cfg = &self.config.capture;
-        let minutes = cfg.preceding_context_minutes;
-        if minutes == 0
-            || text.chars().count() > crate::conversation::SHORT_CHARS
-            || !cfg.preceding_context_namespaces.iter().any(|n| n == namespace.as_str())
-        {
+        if !crate::conversation::takes_preceding(cfg, namespace, text) {
             return None;
         }
+        let minutes = cfg.preceding_context_minutes;
         let filter = MemoryFilter {
             namespaces: vec![namespace.clone()],
             domains: vec![domain],

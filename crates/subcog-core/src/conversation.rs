@@ -4,8 +4,9 @@
 //! conversation exists — markers captured from a Claude Code transcript, and imports of
 //! conversation records — so real captures get what the LoCoMo harness hands its store.
 
+use crate::config::CaptureConfig;
 use crate::content::one_line;
-use crate::model::{Memory, Status};
+use crate::model::{Memory, Namespace, Status};
 
 /// Turns before a turn that become its context.
 pub const BEFORE: usize = 2;
@@ -33,6 +34,14 @@ pub fn neighbours<S: AsRef<str>>(turns: &[S], i: usize) -> Option<String> {
 /// from the memories before it ([`preceding`]).
 pub const SHORT_CHARS: usize = 300;
 
+/// Whether a memory of `text` in `namespace` looks for the memories before it at all:
+/// the setting is on, the namespace is a conversational one and the memory is short.
+pub fn takes_preceding(cfg: &CaptureConfig, namespace: &Namespace, text: &str) -> bool {
+    cfg.preceding_context_minutes > 0
+        && cfg.preceding_context_namespaces.iter().any(|n| n == namespace.as_str())
+        && text.chars().count() <= SHORT_CHARS
+}
+
 /// The context a short memory takes from the memories captured just before it, given
 /// oldest first: the last [`BEFORE`] of them, each on one line of at most [`TURN_CHARS`]
 /// characters. "Yes, moved it to Friday" is then found by what it answered, as a turn of
@@ -55,31 +64,29 @@ pub fn preceding<S: AsRef<str>>(text: &str, earlier: &[S]) -> Option<String> {
     (!lines.is_empty()).then(|| lines.join("\n"))
 }
 
-/// Gives each memory of a batch in one of `namespaces` that has no context the
-/// [`preceding`] context of the batch's memories of its namespace and domain captured
-/// within `minutes` before it, as
-/// capture does with the store: what an import of dated records or an evaluation's stream
-/// of turns gets. Memories of one instant do not precede each other; held (quarantined)
-/// ones lend nothing.
-pub fn fill_preceding(memories: &mut [Memory], minutes: u32, namespaces: &[String]) {
-    if minutes == 0 {
-        return;
-    }
-    let window = chrono::Duration::minutes(i64::from(minutes));
+/// Gives each memory of a batch that `takes` (and [`takes_preceding`]) and has no context
+/// the [`preceding`] context of the batch's memories of its namespace and domain captured
+/// within `capture.preceding_context_minutes` before it, as capture does with the store:
+/// what an import of dated records or an evaluation's stream of turns gets. Memories of
+/// one instant do not precede each other; held (quarantined) ones lend nothing.
+pub fn fill_preceding(memories: &mut [Memory], cfg: &CaptureConfig, takes: impl Fn(&Memory) -> bool) {
+    let window = chrono::Duration::minutes(i64::from(cfg.preceding_context_minutes));
     let mut order: Vec<usize> = (0..memories.len()).collect();
     order.sort_by_key(|&i| (memories[i].created_at, i));
     let mut filled: Vec<(usize, String)> = Vec::new();
     for (pos, &i) in order.iter().enumerate() {
         let m = &memories[i];
-        if m.context.is_some() || !namespaces.iter().any(|n| n == m.namespace.as_str()) {
+        if m.context.is_some() || !takes_preceding(cfg, &m.namespace, &m.content) || !takes(m) {
             continue;
         }
+        // Those of the same instant are skipped at once (an undated import is one instant).
+        let before = order
+            .get(..pos)
+            .unwrap_or_default()
+            .partition_point(|&j| memories[j].created_at < m.created_at);
         let mut earlier: Vec<&str> = Vec::new();
-        for &j in order.get(..pos).unwrap_or_default().iter().rev() {
+        for &j in order.get(..before).unwrap_or_default().iter().rev() {
             let e = &memories[j];
-            if e.created_at >= m.created_at {
-                continue;
-            }
             if m.created_at - e.created_at > window || earlier.len() == BEFORE {
                 break;
             }
@@ -167,8 +174,10 @@ mod tests {
         ms.push(held);
         // Out of order on purpose: the batch is read in time order.
         ms.swap(0, 3);
-        let conversational = ["context".to_string()];
-        fill_preceding(&mut ms, 30, &conversational);
+        let on = CaptureConfig::default();
+        assert_eq!(on.preceding_context_minutes, 30);
+        assert_eq!(on.preceding_context_namespaces, vec!["context".to_string()]);
+        fill_preceding(&mut ms, &on, |_| true);
         let context_of = |text: &str| ms.iter().find(|m| m.content == text).and_then(|m| m.context.clone());
         assert_eq!(context_of("Did Jonas fix the flaky upload test?"), None);
         assert_eq!(
@@ -191,12 +200,16 @@ mod tests {
             Memory::new("Question?", ctx.clone(), at(0)),
             Memory::new("Answer.", ctx.clone(), at(1)),
         ];
-        fill_preceding(&mut off, 0, &conversational);
+        let none = CaptureConfig {
+            preceding_context_minutes: 0,
+            ..CaptureConfig::default()
+        };
+        fill_preceding(&mut off, &none, |_| true);
         let mut other = vec![
             Memory::new("Use Redis for sessions", dec.clone(), at(0)),
             Memory::new("Use Kafka for events", dec, at(1)),
         ];
-        fill_preceding(&mut other, 30, &conversational);
+        fill_preceding(&mut other, &on, |_| true);
         assert!(
             other.iter().all(|m| m.context.is_none()),
             "decisions state their own subject"

@@ -238,23 +238,7 @@ impl Subcog {
         }
         let mut by_scope: Vec<(ScopeKind, Vec<Memory>)> = by_scope.into_iter().filter(|(_, m)| !m.is_empty()).collect();
         for (_, memories) in &mut by_scope {
-            let cfg = &self.config.capture;
-            let kept: Vec<(usize, Option<String>)> = memories
-                .iter()
-                .enumerate()
-                .filter(|(_, m)| exported.contains(&m.id))
-                .map(|(i, m)| (i, m.context.clone()))
-                .collect();
-            crate::conversation::fill_preceding(
-                memories,
-                cfg.preceding_context_minutes,
-                &cfg.preceding_context_namespaces,
-            );
-            for (i, context) in kept {
-                if let Some(m) = memories.get_mut(i) {
-                    m.context = context;
-                }
-            }
+            crate::conversation::fill_preceding(memories, &self.config.capture, |m| !exported.contains(&m.id));
         }
         let mut outcomes: Vec<InsertOutcome> = Vec::new();
         if options.dry_run {

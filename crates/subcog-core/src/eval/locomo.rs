@@ -369,12 +369,7 @@ fn ingest(subcog: &Subcog, turns: &[Turn], plain: bool) -> Result<HashMap<Memory
         .collect();
     if plain {
         // Captured one by one, each short turn takes the turns just before it as context.
-        let cfg = &subcog.config().capture;
-        crate::conversation::fill_preceding(
-            &mut memories,
-            cfg.preceding_context_minutes,
-            &cfg.preceding_context_namespaces,
-        );
+        crate::conversation::fill_preceding(&mut memories, &subcog.config().capture, |_| true);
     }
     let keys: Vec<String> = turns.iter().map(|t| t.dia_id.clone()).collect();
     super::insert_keyed(subcog, &memories, &keys, &mut |_, _| {})

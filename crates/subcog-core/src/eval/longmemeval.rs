@@ -215,11 +215,7 @@ pub fn run(
         }
     }
     // Captured one by one, each short turn takes the turns just before it as context.
-    crate::conversation::fill_preceding(
-        &mut memories,
-        config.capture.preceding_context_minutes,
-        &config.capture.preceding_context_namespaces,
-    );
+    crate::conversation::fill_preceding(&mut memories, &config.capture, |_| true);
     report.sessions = sessions.len();
     report.turns = memories.len();
 
