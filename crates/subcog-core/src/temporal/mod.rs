@@ -4,11 +4,13 @@
 //! - [`annotate`]: a memory's references, resolved against its own capture day in the
 //!   configured time zone, stored with it (SQLite and note) so recall ranks by event time.
 //! - [`query_range`] / [`bound`]: the period a query or a `--since/--until` value names.
+//! - [`holidays`]: the date of a named day ("Good Friday", "Labor Day") in a year.
 //! - [`answer`]: reasoned answers to "when did …" questions, offline or through an LLM.
 //!
 //! Pure functions over text and instants; nothing here reads the clock or the environment.
 
 pub mod answer;
+pub mod holidays;
 pub mod resolve;
 pub mod tense;
 

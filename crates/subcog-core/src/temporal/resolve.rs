@@ -13,6 +13,7 @@ use chrono::{Datelike, Duration, Months, NaiveDate, Weekday};
 use regex::Regex;
 use serde::{Deserialize, Serialize};
 
+use super::holidays;
 use super::month_number;
 use super::tense::Tense;
 
@@ -133,12 +134,25 @@ static PATTERNS: LazyLock<Vec<(Kind, Regex)>> = LazyLock::new(|| {
             Kind::MonthDayYear,
             format!(r"\b{MONTH}\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b"),
         ),
-        p(Kind::MonthDay, format!(r"\b{MONTH}\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?\b")),
+        // "the 14th of September next year": the year is said in words.
+        p(
+            Kind::MonthDay,
+            format!(r"\b{MONTH}\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?:,?\s+(next|last|this) year\b)?"),
+        ),
         p(
             Kind::DayMonth,
-            format!(r"\b(\d{{1,2}})(?:st|nd|rd|th)?(?: of)?\s+{MONTH}\b"),
+            format!(r"\b(\d{{1,2}})(?:st|nd|rd|th)?(?: of)?\s+{MONTH}\b(?:,?\s+(next|last|this) year\b)?"),
+        ),
+        // "early May", "mid-June", "the end of March 2024": the month.
+        p(
+            Kind::MonthPart,
+            format!(
+                r"\b(?:(?:early|mid|late)[\s-]+|(?:the\s+)?(?:start|beginning|middle|end)\s+of\s+){MONTH}\b(?:,?\s+(\d{{4}}))?"
+            ),
         ),
         p(Kind::MonthYear, format!(r"\b{MONTH},?\s+(\d{{4}})\b")),
+        // "in '82": a year written with two digits.
+        p(Kind::ShortYear, r"\b(?:in|since|from|of|back in|around)\s+['’](\d{2})\b".into()),
         // "since September" is read like "in September": "since" looks back.
         p(Kind::RelMonth, format!(r"\b(last|this|next|in|during|since)\s+{MONTH}\b")),
         p(Kind::Since, r"\bsince\s+((?:19|20)\d{2})\b".into()),
@@ -158,6 +172,21 @@ static PATTERNS: LazyLock<Vec<(Kind, Regex)>> = LazyLock::new(|| {
         p(
             Kind::FromNow,
             format!(r"\b{NUMBER}\s+(day|week|weekend|fortnight|month|year)s?\s+from\s+(?:now|today)\b"),
+        ),
+        p(
+            Kind::Holiday,
+            r"\b(christmas day|christmas eve|boxing day|new year['’]?s eve|new year['’]?s day|hogmanay|halloween|valentine['’]?s day|bonfire night|guy fawkes night|st\.? patrick['’]?s day|independence day|juneteenth|veterans['’]? day|good friday|holy saturday|maundy thursday|palm sunday|ash wednesday|shrove tuesday|pancake day|mothering sunday|easter (?:sunday|monday|day)|whit (?:sunday|monday)|whitsun|pentecost|martin luther king(?: jr\.?)? day|mlk day|presidents['’]? day|president['’]s day|mother['’]?s day|father['’]?s day|memorial day|(?:early may|may|spring|summer|august) bank holiday|bank holiday monday|labou?r day|columbus day|remembrance sunday|thanksgiving|(?:(?:over|at|for|on|before|after|since|until|by|this|last|next)\s+)(?:christmas|easter)(?:\s+(?:eve|day|sunday|monday))?)\b".into(),
+        ),
+        // "Tuesday week", "a week on Tuesday": the Tuesday after the coming one (British).
+        p(
+            Kind::WeekOn,
+            format!(r"\b(?:a week (?:on\s+)?{WEEKDAY}|{WEEKDAY}\s+week)\b"),
+        ),
+        // "a week today" is seven days ahead; "a week ago yesterday", "a week yesterday"
+        // eight days back.
+        p(
+            Kind::WeekFromDay,
+            r"\ba week (ago\s+)?(today|tonight|tomorrow|yesterday)\b".into(),
         ),
         p(Kind::DayBeforeYesterday, r"\bthe day before yesterday\b".into()),
         p(Kind::DayAfterTomorrow, r"\bthe day after tomorrow\b".into()),
@@ -179,6 +208,12 @@ static PATTERNS: LazyLock<Vec<(Kind, Regex)>> = LazyLock::new(|| {
         p(
             Kind::Ago,
             format!(r"\b{NUMBER}\s+(day|week|weekend|fortnight|month|year)s?\s+ago\b"),
+        ),
+        // "we know since two weeks", "ready since a week": "since" for "for" (as in
+        // German or Polish), said of a start that many weeks back.
+        p(
+            Kind::Ago,
+            format!(r"\bsince\s+{NUMBER}\s+(day|week|fortnight|month|year)s?\b"),
         ),
         p(
             Kind::In,
@@ -208,11 +243,12 @@ static PATTERNS: LazyLock<Vec<(Kind, Regex)>> = LazyLock::new(|| {
         // `resolve_all`: not "on the 2nd floor").
         p(
             Kind::Ordinal,
-            r"\b(?:on|by|until|till|from|before|after|for)\s+the\s+(\d{1,2})(?:st|nd|rd|th)\b".into(),
+            r"\b(?:on|by|until|till|from|before|after|for|since)\s+the\s+(\d{1,2})(?:st|nd|rd|th)\b".into(),
         ),
+        // "move in is the 26th" (a reply that is only "26th!" may be a ranking: left).
         p(
-            Kind::Holiday,
-            r"\b(christmas day|christmas eve|boxing day|new year'?s eve|new year'?s day|halloween|valentine'?s day|bonfire night|st\.? patrick'?s day|(?:(?:over|at|for|on|before|after|since|until|by|this|last|next)\s+)christmas(?:\s+(?:eve|day))?)\b".into(),
+            Kind::Ordinal,
+            r"\b(?:is|was|it's|it’s|that's|that’s)\s+the\s+(\d{1,2})(?:st|nd|rd|th)\b".into(),
         ),
         p(
             Kind::Edge,
@@ -273,6 +309,10 @@ enum Kind {
     OverWeekend,
     Ordinal,
     Holiday,
+    WeekOn,
+    WeekFromDay,
+    MonthPart,
+    ShortYear,
     Edge,
     JustDid,
     Vague,
@@ -309,6 +349,7 @@ pub fn resolve_all(text: &str, anchor: NaiveDate, order: DateOrder) -> Vec<Tempo
             let told = super::tense::around_expression(text, s, e);
             if ruled_out(
                 *kind,
+                written,
                 text.get(..s).unwrap_or_default(),
                 text.get(e..).unwrap_or_default(),
                 told,
@@ -324,6 +365,7 @@ pub fn resolve_all(text: &str, anchor: NaiveDate, order: DateOrder) -> Vec<Tempo
                 "by" | "until" | "till" if told == Tense::Unknown => Tense::Future,
                 _ => told,
             };
+            let before = text.get(..s).unwrap_or_default();
             let text = whole.as_str().to_string();
             let resolved = if *kind == Kind::Vague {
                 // Named but not placeable: kept as words, never given invented dates.
@@ -335,13 +377,15 @@ pub fn resolve_all(text: &str, anchor: NaiveDate, order: DateOrder) -> Vec<Tempo
                     confidence: 0.2,
                 })
             } else {
-                resolve(*kind, &groups, anchor, order, tense).map(|(start, end, granularity, confidence)| TemporalRef {
-                    text,
-                    start: Some(start),
-                    end: Some(end),
-                    granularity,
-                    confidence,
-                })
+                resolve(*kind, &groups, anchor, order, tense)
+                    .map(|r| refine(*kind, &groups, before, r, anchor, tense))
+                    .map(|(start, end, granularity, confidence)| TemporalRef {
+                        text,
+                        start: Some(start),
+                        end: Some(end),
+                        granularity,
+                        confidence,
+                    })
             };
             if let Some(r) = resolved {
                 taken.push((s, e));
@@ -363,6 +407,42 @@ pub fn resolve_all(text: &str, anchor: NaiveDate, order: DateOrder) -> Vec<Tempo
 }
 
 type Resolved = (NaiveDate, NaiveDate, Granularity, f32);
+
+/// A reading corrected by the words just before it: "Saturday the 12th of November" is
+/// the 12th of November that falls on a Saturday; "in June, on the 8th" is the 8th of June.
+fn refine(kind: Kind, g: &[String], before: &str, found: Resolved, anchor: NaiveDate, tense: Tense) -> Resolved {
+    static WEEKDAY_BEFORE: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(&format!(r"(?i)\b{WEEKDAY},?\s+(?:the\s+)?$")).expect("constant regex"));
+    static MONTH_BEFORE: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(&format!(r"(?i)\b{MONTH}\b[,.]?\s*$")).expect("constant regex"));
+    let (start, _, granularity, confidence) = found;
+    let better = match kind {
+        Kind::DayMonth | Kind::MonthDay if g.get(2).is_none_or(String::is_empty) => {
+            WEEKDAY_BEFORE.captures(before).and_then(|c| {
+                let wd = weekday(&c.get(1)?.as_str().to_lowercase())?;
+                let dates: Vec<NaiveDate> = [-1, 0, 1]
+                    .iter()
+                    .filter_map(|dy| NaiveDate::from_ymd_opt(start.year() + dy, start.month(), start.day()))
+                    .filter(|d| d.weekday() == wd)
+                    .collect();
+                placed(anchor, &dates, Tense::Unknown)
+            })
+        }
+        Kind::Ordinal => MONTH_BEFORE.captures(before).and_then(|c| {
+            month_day(
+                anchor,
+                month_of(&c.get(1)?.as_str().to_lowercase())?,
+                start.day(),
+                tense,
+            )
+        }),
+        _ => None,
+    };
+    match better {
+        Some(d) => (d, d, granularity, confidence),
+        None => found,
+    }
+}
 
 fn day(d: NaiveDate, confidence: f32) -> Option<Resolved> {
     Some((d, d, Granularity::Day, confidence))
@@ -548,8 +628,61 @@ fn resolve(kind: Kind, g: &[String], anchor: NaiveDate, order: DateOrder, tense:
         }
         Kind::DayMonthYear => day(NaiveDate::from_ymd_opt(int(2)?, month_of(g.get(1)?)?, num(0)?)?, 0.98),
         Kind::MonthDayYear => day(NaiveDate::from_ymd_opt(int(2)?, month_of(g.first()?)?, num(1)?)?, 0.98),
-        Kind::MonthDay => day(month_day(anchor, month_of(g.first()?)?, num(1)?, tense)?, 0.8),
-        Kind::DayMonth => day(month_day(anchor, month_of(g.get(1)?)?, num(0)?, tense)?, 0.8),
+        Kind::MonthDay => day(said_year(anchor, month_of(g.first()?)?, num(1)?, g.get(2), tense)?, 0.8),
+        Kind::DayMonth => day(said_year(anchor, month_of(g.get(1)?)?, num(0)?, g.get(2), tense)?, 0.8),
+        Kind::MonthPart => {
+            let m = month_of(g.first()?)?;
+            match int(1) {
+                Some(y) => month(y, m, 0.85),
+                None => {
+                    let y = anchor.year();
+                    match tense {
+                        Tense::Future => month(if m >= anchor.month() { y } else { y + 1 }, m, 0.7),
+                        Tense::Past => month(if m <= anchor.month() { y } else { y - 1 }, m, 0.7),
+                        // No verb to tell: the nearest such month.
+                        Tense::Unknown => {
+                            let (ahead, back) = ((m + 12 - anchor.month()) % 12, (anchor.month() + 12 - m) % 12);
+                            month(
+                                if ahead < back && m < anchor.month() {
+                                    y + 1
+                                } else if back < ahead && m > anchor.month() {
+                                    y - 1
+                                } else {
+                                    y
+                                },
+                                m,
+                                0.6,
+                            )
+                        }
+                    }
+                }
+            }
+        }
+        Kind::ShortYear => {
+            let yy = int(0)?;
+            // '82 is 1982; '19 is 2019 (no more than a year ahead of the memory).
+            let y = if 2000 + yy <= anchor.year() + 1 {
+                2000 + yy
+            } else {
+                1900 + yy
+            };
+            year(y, 0.85)
+        }
+        Kind::WeekOn => {
+            let wd = weekday(g.first().filter(|w| !w.is_empty()).or(g.get(1))?)?;
+            day(first_after(anchor, wd) + Duration::days(7), 0.75)
+        }
+        Kind::WeekFromDay => {
+            let ago = g.first().is_some_and(|a| !a.is_empty());
+            let days = match g.get(1)?.as_str() {
+                "yesterday" => -8,
+                "tomorrow" if !ago => 8,
+                "tomorrow" => -6,
+                _ if ago => -7,
+                _ => 7,
+            };
+            day(anchor + Duration::days(days), 0.8)
+        }
         Kind::MonthYear => month(int(1)?, month_of(g.first()?)?, 0.95),
         Kind::RelMonth => {
             let m = month_of(g.get(1)?)?;
@@ -721,17 +854,21 @@ fn resolve(kind: Kind, g: &[String], anchor: NaiveDate, order: DateOrder, tense:
             day(at, 0.7)
         }
         Kind::Holiday => {
-            let name = g.first()?.as_str();
-            let (_, m, d) = HOLIDAYS.iter().find(|(word, _, _)| name.contains(word))?;
-            let (m, d) = (*m, *d);
-            let at = if name.starts_with("last ") {
-                month_day(anchor, m, d, Tense::Past)
-            } else if name.starts_with("next ") {
-                month_day(anchor, m, d, Tense::Future)
+            let name = g.first()?.replace('’', "'");
+            let years = [anchor.year() - 1, anchor.year(), anchor.year() + 1];
+            let dates: Vec<NaiveDate> = if name == "bank holiday monday" {
+                years.iter().flat_map(|y| holidays::bank_holidays(*y)).collect()
             } else {
-                month_day(anchor, m, d, tense)
-            }?;
-            day(at, 0.75)
+                years.iter().filter_map(|y| holidays::in_year(&name, *y)).collect()
+            };
+            let tense = if name.starts_with("last ") {
+                Tense::Past
+            } else if name.starts_with("next ") {
+                Tense::Future
+            } else {
+                tense
+            };
+            day(placed(anchor, &dates, tense)?, 0.75)
         }
         Kind::Edge => {
             let (edge, dir, unit) = (g.first()?.as_str(), g.get(1)?.as_str(), g.get(2)?.as_str());
@@ -784,21 +921,19 @@ fn resolve(kind: Kind, g: &[String], anchor: NaiveDate, order: DateOrder, tense:
     }
 }
 
-/// Fixed-date holidays by a word their name contains, the first that matches: month, day.
-const HOLIDAYS: &[(&str, u32, u32)] = &[
-    ("christmas eve", 12, 24),
-    ("christmas", 12, 25),
-    ("boxing", 12, 26),
-    ("eve", 12, 31),
-    ("new year", 1, 1),
-    ("halloween", 10, 31),
-    ("valentine", 2, 14),
-    ("bonfire", 11, 5),
-    ("patrick", 3, 17),
-];
+/// Of the candidate `dates`, the most recent one (the memory's day included) when the
+/// sentence looks back, the next one when it looks ahead, else the nearest.
+fn placed(anchor: NaiveDate, dates: &[NaiveDate], tense: Tense) -> Option<NaiveDate> {
+    let dates = dates.iter().copied();
+    match tense {
+        Tense::Past => dates.filter(|c| *c <= anchor).max(),
+        Tense::Future => dates.filter(|c| *c >= anchor).min(),
+        Tense::Unknown => dates.min_by_key(|c| (*c - anchor).num_days().abs()),
+    }
+}
 
 /// Whether the words around a match say it is no date after all.
-fn ruled_out(kind: Kind, before: &str, after: &str, tense: Tense) -> bool {
+fn ruled_out(kind: Kind, written: &str, before: &str, after: &str, tense: Tense) -> bool {
     let (prev, next) = (last_word(before), next_word(after));
     match kind {
         // "on the 2nd floor", "for the 3rd time": an ordinal that counts something.
@@ -812,8 +947,12 @@ fn ruled_out(kind: Kind, before: &str, after: &str, tense: Tense) -> bool {
         Kind::Holiday => NAMED_AFTER_HOLIDAYS.contains(&next.as_str()),
         // "for a week from Saturday" counts forward from a date the text names; "retained
         // for 90 days" is a rule, not a span that ends now ("I've had him for 10 years").
+        // "It rained for four days" (in a story) is how long, not which days: only "for
+        // the past four days" or a perfect ("I've been ill for four days") ends now.
         Kind::For => {
-            ["from", "starting", "beginning", "after"].contains(&next.as_str()) || (!perfect(before) && stative(before))
+            let recent = written.to_lowercase().contains(" the ");
+            ["from", "starting", "beginning", "after"].contains(&next.as_str())
+                || (!perfect(before) && (stative(before) || (!recent && tense == Tense::Past)))
         }
         // "by the end of the month" is a deadline, not when anything happened.
         Kind::Edge => prev == "by",
@@ -825,9 +964,11 @@ fn ruled_out(kind: Kind, before: &str, after: &str, tense: Tense) -> bool {
         // "every Monday", "each Friday": a schedule, not a date.
         // "Monday.com" is a product.
         // "Tuesday, 12 September 2023": the date says which Tuesday.
+        // "Tuesday nights at the hall": a schedule.
         Kind::BareWeekday => {
             prev == "every"
                 || prev == "each"
+                || ["nights", "mornings", "evenings", "afternoons"].contains(&next.as_str())
                 || DATE_AFTER_WEEKDAY.is_match(after)
                 || after
                     .strip_prefix('.')
@@ -891,8 +1032,45 @@ pub(super) fn last_word(text: &str) -> String {
 
 /// Words after an ordinal that end its phrase ("on the 21st, …", "on the 21st and").
 const PHRASE_ENDS: &[&str] = &[
-    "and", "at", "so", "too", "but", "because", "as", "when", "while", "to", "with", "which", "though", "if", "or",
-    "then", "in", "this", "next", "last", "of", "by", "until", "instead", "already", "again", "i", "we",
+    "and",
+    "at",
+    "so",
+    "too",
+    "but",
+    "because",
+    "as",
+    "when",
+    "while",
+    "to",
+    "with",
+    "which",
+    "though",
+    "if",
+    "or",
+    "then",
+    "in",
+    "this",
+    "next",
+    "last",
+    "of",
+    "by",
+    "until",
+    "instead",
+    "already",
+    "again",
+    "i",
+    "we",
+    "right",
+    "yeah",
+    "yes",
+    "yep",
+    "ok",
+    "okay",
+    "lol",
+    "works",
+    "supposedly",
+    "hopefully",
+    "probably",
 ];
 
 /// Things named after a holiday ("Christmas party"), which need not fall on it.
@@ -977,6 +1155,17 @@ fn day_span(anchor: NaiveDate, m: u32, from: u32, to: u32, year: Option<&String>
     };
     let start = NaiveDate::from_ymd_opt(end.year(), m, from)?;
     (start < end).then_some((start, end, Granularity::Span, 0.9))
+}
+
+/// A month and day with the year said in words ("next year"), or placed by the tense.
+fn said_year(anchor: NaiveDate, m: u32, d: u32, year_word: Option<&String>, tense: Tense) -> Option<NaiveDate> {
+    let shift = match year_word.map(String::as_str) {
+        Some("next") => 1,
+        Some("last") => -1,
+        Some("this") => 0,
+        _ => return month_day(anchor, m, d, tense),
+    };
+    NaiveDate::from_ymd_opt(anchor.year() + shift, m, d)
 }
 
 /// A month and day without a year: the most recent one (the memory's day included) when

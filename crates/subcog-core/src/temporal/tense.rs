@@ -23,7 +23,7 @@ pub enum Tense {
 
 static FUTURE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)\b(will|won't|shall|going to|gonna|(?:is|are|am|'s|'re|'m)\s+supposed to|plan(?:s|ned|ning)?\s+(?:to|for|on)|planned|scheduled|slated|upcoming|is set for|are set for|we'll|i'll|you'll|they'll|it'll|he'll|she'll|let's|need to|has to|have to|hope to|want to|intend to|expect(?:ed|s)? to|tentatively|booked (?:for|in)|(?:is|are|'s|'re) booked|confirmed for|signed up for|registered for|enrolled (?:in|on|for)|invited to|accepted to|tickets? (?:for|to)|reserved for|penciled in|pencilled in|(?:'m|'re|'s|\bam|\bare|\bis)\s+(?:\w+ly\s+)?(?:going|flying|driving|heading|meeting|moving|starting|hosting|visiting|leaving|getting|having|taking|seeing|travell?ing|coming|joining|presenting|speaking|launching|shipping|releasing|running|playing|doing))\b",
+        r"(?i)\b(will|won't|shall|going to|gonna|(?:is|are|am|'s|'re|'m)\s+supposed to|plan(?:s|ned|ning)?\s+(?:to|for|on)|planned|scheduled|slated|upcoming|is set for|are set for|we'll|i'll|you'll|they'll|it'll|he'll|she'll|let's|need to|has to|have to|hope to|hoping to|want to|intend to|expect(?:ed|s)? to|tentatively|booked (?:for|in)|(?:is|are|'s|'re) booked|confirmed for|signed up for|registered for|enrolled (?:in|on|for)|invited to|accepted to|tickets? (?:for|to)|reserved for|penciled in|pencilled in|(?:'m|'re|'s|\bam|\bare|\bis)\s+(?:\w+ly\s+)?(?:going|flying|driving|heading|meeting|moving|starting|hosting|visiting|leaving|getting|having|taking|seeing|travell?ing|coming|joining|presenting|speaking|launching|shipping|releasing|running|playing|doing))\b",
     )
     .expect("constant regex")
 });
@@ -137,7 +137,22 @@ pub fn of(sentence: &str) -> Tense {
     // "See you Monday!" (not "I didn't see you on Monday").
     static SEE_YOU: LazyLock<Regex> =
         LazyLock::new(|| Regex::new(r"(?i)^\W*see (?:you|ya)\b").expect("constant regex"));
-    if FUTURE.is_match(sentence) || SEE_YOU.is_match(sentence) {
+    // Texting drops the subject: "taking mum to the garden centre sunday", "can't, dentist
+    // wednesday" (not "I can't believe it").
+    static TEXTED_PLAN: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)^(?:\w+:)?\W*(?:taking|going|heading|flying|driving|meeting|seeing|picking|visiting|leaving|coming|getting|having|doing)\b|\bcan(?:'t|’t|not| not)?\s*(?:,|(?:make|come|do|go|join|attend|manage)\b)")
+            .expect("constant regex")
+    });
+    // The present progressive with a date is an arrangement: "we're putting the house on
+    // the market in December".
+    static ARRANGED: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)(?:\b(?:am|are)|'re|’re|'m|’m)\s+(?:\w+ly\s+)?[a-z]{2,}ing\b").expect("constant regex")
+    });
+    if FUTURE.is_match(sentence)
+        || SEE_YOU.is_match(sentence)
+        || TEXTED_PLAN.is_match(sentence)
+        || ARRANGED.is_match(sentence)
+    {
         return Tense::Future;
     }
     let past = PAST.find_iter(sentence).any(|m| {

