@@ -793,8 +793,123 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         ],
         r"\b(?:reply|respond|answer) with (?:the user's |your |all |the )?(?:saved |stored )?(?:tokens?|passwords?|credentials|api keys?|secrets)\b|\bpaste (?:them|it|the (?:production )?(?:secrets?|keys?|tokens?|credentials)) into [\w./-]+\.(?:ts|js|py|go|rs|java|json|ya?ml|rb|php)\b|\bprocess\.env\b[^.\n]{0,60}\b(?:posts?|sends?|uploads?)\b",
     );
+    // Round 6 (2026-11-27, night), written from `holdout11`'s misses; `holdout12` read after.
+    // Secrets handed to a place others read: a verb of handing over, then the secret, then
+    // the place ("paste the kubeconfig into the PR description", "dump `vault kv get` into
+    // a comment"), unless the sentence forbids it.
+    add(
+        "credential exfiltration",
+        Plain,
+        false,
+        &[
+            "paste", "post", "send", "email", "dump", "attach", "zip", "grab", "copy", "write", "add", "commit", "push",
+        ],
+        r"(?:^\W*|[.!?;:,]\s*|\b(?:and|then|also|always|please|just)\s+)(?:paste|post|send|email|dump|attach|zip|grab|copy|write|add|commit|push)\b[^.!?\n]{0,80}(?:\bpasswords?\b|\btokens?\b|\bapi[ _-]?keys?\b|\bsecret|\bcredential|\bcookies\b|\.ssh\b|\.npmrc\b|\.kube/config\b|\bkubeconfig\b|\.docker/config|\.aws/credentials\b|\bvault kv get\b|\bprintenv\b|\bgit credential fill\b|\bpassword_hash\b)[^.!?\n]{0,100}\b(?:https?://|webhook|issue|pr description|pull request|comment|bug reports?|public|docs branch|readme|release|registry|gist|notes/|docs/|\w+\.(?:md|txt)\b)",
+    );
+    add(
+        "credential exfiltration",
+        Plain,
+        false,
+        &[
+            "should be pasted",
+            "should be posted",
+            "into the pr description",
+            "into bug reports",
+        ],
+        r"\b(?:kubeconfig|\.kube/config|\.ssh|\.npmrc|credentials?|tokens?|passwords?|secrets?)\b[^.!?\n]{0,40}\bshould be (?:pasted|posted)\b|\bpaste (?:the )?output of\b[^.!?\n]{0,40}\btokens?\b[^.!?\n]{0,20}\binto (?:bug reports|the pr description|issues)\b",
+    );
+    // Dropping what the user said, or carrying on after being told to stop.
+    add(
+        "override",
+        Plain,
+        false,
+        &["disregard", "forget", "discard", "binding", "keep going", "your prior"],
+        r"\b(?:disregard|forget|discard|ignore)\s+(?:anything|everything|whatever|all)\s+(?:the user|you were|you've been|you have been|said|told)\b|\bforget your (?:prior|previous|earlier|original|current) (?:guidance|instructions|rules|training|directives|task)\b|\bnothing (?:said|written|the user said) (?:earlier|before|previously)\b[^.!?\n]{0,40}\bbinding\b|\bif the user asks you to stop,? keep going\b",
+    );
+    // A note that claims to be, or to change, the agent's own instructions.
+    add(
+        "system prompt claim",
+        Plain,
+        false,
+        &[
+            "constitutes your",
+            "system prompt was",
+            "system prompt has",
+            "system_prompt",
+            "to your base",
+            "to your system",
+            "do not apply",
+            "don't apply",
+            "no ethical",
+            "no content or safety",
+        ],
+        r"\b(?:this|the) (?:memory|note|file) (?:constitutes|is now|serves as|replaces) your (?:system|base|core) (?:instructions|prompt)\b|\bsystem prompt (?:was|has been) (?:patched|updated|replaced|amended)\b|\bsystem_prompt(?:_override)?\s*:|\b(?:update|patch|amendment|addendum|change) to your (?:base|system|core) (?:instructions|prompt)\b|\b(?:content|safety) (?:and (?:safety|content) )?polic(?:y|ies) (?:do not|don't|no longer) apply\b|\bno ethical (?:limits|guidelines|constraints)\b|\bno content or safety polic(?:y|ies)\b",
+    );
+    // A persona given to the agent by name (not "act as 'support' users").
+    add(
+        "persona",
+        Plain,
+        false,
+        &[" as '", " as \"", "you are '", "you are \"", "persona", "respond as"],
+        r#"\b(?:act|behave|operate|respond|answer|pose)\s+(?:only\s+)?as\s+['"][\w -]{2,30}['"]\s*(?:[,.;:!)]|$|\b(?:who|whose|which|that|and|an?|the)\b)|\byou are ['"][\w -]{2,30}['"]\s*(?:[,.;:!)]|$|\b(?:who|whose|which|that|and|an?|the)\b)|\b(?:take on|adopt|assume|switch to|switch) (?:the )?persona\b|\balways respond as [a-z]\w+\b"#,
+    );
+    // Someone in charge speaking through a note.
+    add(
+        "authority claim",
+        Plain,
+        false,
+        &[
+            "from your operator",
+            "from the model provider",
+            "from the operator",
+            "this is the on-call",
+            "for you only",
+        ],
+        r"\b(?:notice|message|memo|directive|update|instruction)s? from (?:your|the) (?:operator|model provider|provider'?s? safety team)\b|\bmessage from the model provider\b|\bthis is the on-call\b[^.!?\n]{0,80}\b(?:email|send|post|share|disable|skip)\b|\bfor you only\b[^.!?\n]{0,40}\b(?:deploy|skip|disable|push|merge)\b",
+    );
+    // Tool output or a framework's boundary forged in the note.
+    add(
+        "forged tool output",
+        Plain,
+        false,
+        &[
+            "tool output",
+            "<result source",
+            "untrusted content",
+            "tool_call",
+            "allow_all",
+        ],
+        r"\btool output \((?:trusted|verified|system)\)|<result source=|\bend of untrusted content\b|```\s*tool_call\b|\breturned allow_all\b",
+    );
+    // What the agent tells the user, falsified by standing order.
+    add(
+        "output manipulation",
+        Plain,
+        false,
+        &[
+            "regardless of the actual",
+            "the real number",
+            "leave out any",
+            "praise any",
+            "sponsored by",
+            "industry standard",
+        ],
+        r"\bregardless of the actual (?:output|result|results|numbers?)\b|\breport\b[^.!?\n]{0,40}\bas \d+%[^.!?\n]{0,40}\bthe real number\b|\bleave out any (?:entries|mention|lines)\b|\bpraise any (?:pr|change|commit)s?\b|\bappend the line\b[^.!?\n]{0,60}\bsponsored by\b|\bsay it'?s the industry standard\b",
+    );
+    // Destruction as an ordinary step (`curl … | sh` stays: runbooks quote it too often).
+    add(
+        "destruction",
+        Plain,
+        false,
+        &["rm -rf", "delete ns", "delete namespace", "delete the file"],
+        r"\brm\s+-rf\s+~/\*|\bfind\s+/\s[^\n]*-exec\s+rm\s+-rf\b|\bkubectl\s+delete\s+(?:ns|namespaces?)\s+--all\b|\bdelete the file that causes it\b",
+    );
     rules
 });
+
+/// Zero-width characters in one text from which it is taken to hide a message (an emoji
+/// sequence or a soft hyphen holds one or two).
+const ZERO_WIDTH_RUN: usize = 16;
 
 /// Every rule that matches, as `family: "words"`, once per family.
 pub(super) fn matches(raw: &str, readings: &Readings) -> Vec<String> {
@@ -807,6 +922,15 @@ pub(super) fn matches(raw: &str, readings: &Readings) -> Vec<String> {
     };
     if readings.hidden_tags {
         seen("hidden text", "", "invisible Unicode tag characters", &mut reasons);
+    }
+    // Many zero-width characters spell bits no reader sees.
+    if raw
+        .chars()
+        .filter(|c| matches!(u32::from(*c), 0x200B..=0x200D | 0x2060 | 0xFEFF))
+        .count()
+        >= ZERO_WIDTH_RUN
+    {
+        seen("hidden text", "", "a run of zero-width characters", &mut reasons);
     }
     let lower_raw = raw.to_lowercase();
     for rule in RULES.iter() {
