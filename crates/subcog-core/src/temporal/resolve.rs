@@ -87,6 +87,10 @@ const WEEKDAY: &str = r"(monday|tuesday|wednesday|thursday|friday|saturday|sunda
 /// Weekday names and their usual abbreviations, only used after last/this/next.
 const WEEKDAY_SHORT: &str =
     r"(monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)\b\.?";
+/// A weekday, the weekend or the day, for "the Wednesday before".
+const WEEKDAY_OR_WEEKEND_OR_DAY: &str = r"(monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|day)";
+/// A weekday or the weekend, for "the first … of the month".
+const WEEKDAY_OR_WEEKEND: &str = r"(monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend)";
 const SEASON: &str = r"(spring|summer|fall|autumn|winter)";
 
 static PATTERNS: LazyLock<Vec<(Kind, Regex)>> = LazyLock::new(|| {
@@ -154,7 +158,7 @@ static PATTERNS: LazyLock<Vec<(Kind, Regex)>> = LazyLock::new(|| {
         // "in '82": a year written with two digits.
         p(Kind::ShortYear, r"\b(?:in|since|from|of|back in|around)\s+['’](\d{2})\b".into()),
         // "since September" is read like "in September": "since" looks back.
-        p(Kind::RelMonth, format!(r"\b(last|this|next|in|during|since)\s+{MONTH}\b")),
+        p(Kind::RelMonth, format!(r"\b(last|this|next|in|during|since|from)\s+{MONTH}\b")),
         p(Kind::Since, r"\bsince\s+((?:19|20)\d{2})\b".into()),
         p(
             Kind::InYear,
@@ -187,6 +191,18 @@ static PATTERNS: LazyLock<Vec<(Kind, Regex)>> = LazyLock::new(|| {
         p(
             Kind::WeekFromDay,
             r"\ba week (ago\s+)?(today|tonight|tomorrow|yesterday)\b".into(),
+        ),
+        // "the first Wednesday of the month", "the last weekend of June".
+        p(
+            Kind::NthOf,
+            format!(
+                r"\bthe (first|1st|second|2nd|third|3rd|fourth|4th|last) {WEEKDAY_OR_WEEKEND} of (?:(the|this|next|last) month|{MONTH})\b"
+            ),
+        ),
+        // "the 1st of next month", "the 17th of last month".
+        p(
+            Kind::OrdinalOfMonth,
+            r"\bthe (\d{1,2})(?:st|nd|rd|th) of (next|last|this) month\b".into(),
         ),
         p(Kind::DayBeforeYesterday, r"\bthe day before yesterday\b".into()),
         p(Kind::DayAfterTomorrow, r"\bthe day after tomorrow\b".into()),
@@ -309,6 +325,8 @@ enum Kind {
     OverWeekend,
     Ordinal,
     Holiday,
+    NthOf,
+    OrdinalOfMonth,
     WeekOn,
     WeekFromDay,
     MonthPart,
@@ -394,6 +412,7 @@ pub fn resolve_all(text: &str, anchor: NaiveDate, order: DateOrder) -> Vec<Tempo
         }
     }
     found.sort_by_key(|(s, _)| *s);
+    relative_to_named(text, &mut found);
     // "just <did>" only dates a text that names no time of its own.
     let dated = found
         .iter()
@@ -407,6 +426,90 @@ pub fn resolve_all(text: &str, anchor: NaiveDate, order: DateOrder) -> Vec<Tempo
 }
 
 type Resolved = (NaiveDate, NaiveDate, Granularity, f32);
+
+/// "the Wednesday before", "the weekend before", "the day after" counted from the date the
+/// text named just before ("I start on the 5th of July, moving the weekend before"), in
+/// place of any reading counted from the memory's own day. Without such a date, left.
+fn relative_to_named(text: &str, found: &mut Vec<(usize, TemporalRef)>) {
+    static RELATIVE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(&format!(r"(?i)\bthe {WEEKDAY_OR_WEEKEND_OR_DAY} (before|after)\b")).expect("constant regex")
+    });
+    for caps in RELATIVE.captures_iter(text) {
+        let (Some(whole), Some(unit), Some(dir)) = (caps.get(0), caps.get(1), caps.get(2)) else {
+            continue;
+        };
+        let after = text.get(whole.end()..).unwrap_or_default();
+        // "the weekend before last" and "the day before yesterday" are read as they are.
+        if matches!(
+            next_word(after).as_str(),
+            "last" | "next" | "yesterday" | "tomorrow" | "that" | "this"
+        ) || after.trim_start().starts_with(|c: char| c.is_ascii_digit())
+        {
+            continue;
+        }
+        let (s, e) = (whole.start(), whole.end());
+        // "the day before Christmas Eve" names its own date.
+        if found.iter().any(|(at, _)| *at >= e && *at <= e + 2) {
+            continue;
+        }
+        // The date named last before it, within the same stretch of text.
+        let Some(base) = found
+            .iter()
+            .rev()
+            .find(|(at, r)| {
+                let words = r.text.to_lowercase();
+                *at < s
+                    && s - at < 200
+                    && r.start.is_some()
+                    && r.granularity == Granularity::Day
+                    && !(words.contains(" before") || words.contains(" after"))
+            })
+            .and_then(|(_, r)| r.start)
+        else {
+            continue;
+        };
+        let unit = unit.as_str().to_lowercase();
+        let before = dir.as_str().eq_ignore_ascii_case("before");
+        let resolved = match unit.as_str() {
+            "day" => day(base + Duration::days(if before { -1 } else { 1 }), 0.75),
+            "weekend" => {
+                let sat = if before {
+                    most_recent_before(base, Weekday::Sat)
+                } else {
+                    first_after(base, Weekday::Sat)
+                };
+                weekend(sat, 0.75)
+            }
+            name => {
+                let wd = weekday(name);
+                wd.map(|wd| {
+                    if before {
+                        most_recent_before(base, wd)
+                    } else {
+                        first_after(base, wd)
+                    }
+                })
+                .and_then(|d| day(d, 0.75))
+            }
+        };
+        let Some((start, end, granularity, confidence)) = resolved else {
+            continue;
+        };
+        // Any reading that overlaps its words gives way.
+        found.retain(|(at, r)| *at >= e || *at + r.text.len() <= s);
+        found.push((
+            s,
+            TemporalRef {
+                text: whole.as_str().to_string(),
+                start: Some(start),
+                end: Some(end),
+                granularity,
+                confidence,
+            },
+        ));
+    }
+    found.sort_by_key(|(s, _)| *s);
+}
 
 /// A reading corrected by the words just before it: "Saturday the 12th of November" is
 /// the 12th of November that falls on a Saturday; "in June, on the 8th" is the 8th of June.
@@ -428,6 +531,20 @@ fn refine(kind: Kind, g: &[String], before: &str, found: Resolved, anchor: Naive
                 placed(anchor, &dates, Tense::Unknown)
             })
         }
+        // "My rotation is in February. It starts on the first Wednesday of the month."
+        Kind::NthOf if matches!(g.get(2).map(String::as_str), Some("the" | "this")) => named_month_before(before)
+            .and_then(|m| {
+                let y = if m >= anchor.month() || tense == Tense::Past {
+                    anchor.year()
+                } else {
+                    anchor.year() + 1
+                };
+                nth_of(y, m, g.first()?, g.get(1)?).map(|r| r.0)
+            }),
+        // "She's coming back in January. She lands on the 14th."
+        Kind::Ordinal if tense == Tense::Future && !MONTH_BEFORE.is_match(before) => named_month_before(before)
+            .and_then(|m| month_day(anchor, m, start.day(), Tense::Future))
+            .filter(|d| d.month() != anchor.month()),
         Kind::Ordinal => MONTH_BEFORE.captures(before).and_then(|c| {
             month_day(
                 anchor,
@@ -439,9 +556,26 @@ fn refine(kind: Kind, g: &[String], before: &str, found: Resolved, anchor: Naive
         _ => None,
     };
     match better {
+        Some(d) if granularity == Granularity::Weekend => weekend(d, confidence).unwrap_or(found),
         Some(d) => (d, d, granularity, confidence),
         None => found,
     }
+}
+
+/// The month last named with "in", "from", "during" or "until" in the ~200 bytes before.
+fn named_month_before(before: &str) -> Option<u32> {
+    static NAMED: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(&format!(r"(?i)\b(?:in|from|during|until|since)\s+{MONTH}\b")).expect("constant regex")
+    });
+    let mut from = before.len().saturating_sub(200);
+    while !before.is_char_boundary(from) {
+        from += 1;
+    }
+    let near = before.get(from..)?;
+    NAMED
+        .captures_iter(near)
+        .last()
+        .and_then(|c| month_of(&c.get(1)?.as_str().to_lowercase()))
 }
 
 fn day(d: NaiveDate, confidence: f32) -> Option<Resolved> {
@@ -668,6 +802,44 @@ fn resolve(kind: Kind, g: &[String], anchor: NaiveDate, order: DateOrder, tense:
             };
             year(y, 0.85)
         }
+        Kind::NthOf => {
+            let (which, unit) = (g.first()?.as_str(), g.get(1)?.as_str());
+            let (y, m) = match (g.get(2).map(String::as_str), g.get(3).and_then(|n| month_of(n))) {
+                (_, Some(m)) => {
+                    let y = anchor.year();
+                    let y = match tense {
+                        Tense::Past => {
+                            if m <= anchor.month() {
+                                y
+                            } else {
+                                y - 1
+                            }
+                        }
+                        _ => {
+                            if m >= anchor.month() {
+                                y
+                            } else {
+                                y + 1
+                            }
+                        }
+                    };
+                    (y, m)
+                }
+                (Some("next"), _) => shift(anchor, "month", 1).map(|d| (d.year(), d.month()))?,
+                (Some("last"), _) => shift(anchor, "month", -1).map(|d| (d.year(), d.month()))?,
+                _ => (anchor.year(), anchor.month()),
+            };
+            nth_of(y, m, which, unit)
+        }
+        Kind::OrdinalOfMonth => {
+            let step = match g.get(1)?.as_str() {
+                "next" => 1,
+                "last" => -1,
+                _ => 0,
+            };
+            let at = shift(anchor, "month", step)?;
+            day(NaiveDate::from_ymd_opt(at.year(), at.month(), num(0)?)?, 0.85)
+        }
         Kind::WeekOn => {
             let wd = weekday(g.first().filter(|w| !w.is_empty()).or(g.get(1))?)?;
             day(first_after(anchor, wd) + Duration::days(7), 0.75)
@@ -691,8 +863,11 @@ fn resolve(kind: Kind, g: &[String], anchor: NaiveDate, order: DateOrder, tense:
                 "last" => month(if m < anchor.month() { y } else { y - 1 }, m, 0.85),
                 "next" => month(if m > anchor.month() { y } else { y + 1 }, m, 0.8),
                 "this" => month(y, m, 0.8),
-                // "we will migrate in May": the next May, this one included.
-                _ if tense == Tense::Future => month(if m >= anchor.month() { y } else { y + 1 }, m, 0.7),
+                // "we will migrate in May": the next May, this one included; "on nights from
+                // August" too, unless the sentence looks back.
+                _ if tense == Tense::Future || (g.first()? == "from" && tense != Tense::Past) => {
+                    month(if m >= anchor.month() { y } else { y + 1 }, m, 0.7)
+                }
                 // "in May": the most recent May, this one included.
                 _ => month(if m <= anchor.month() { y } else { y - 1 }, m, 0.7),
             }
@@ -1155,6 +1330,31 @@ fn day_span(anchor: NaiveDate, m: u32, from: u32, to: u32, year: Option<&String>
     };
     let start = NaiveDate::from_ymd_opt(end.year(), m, from)?;
     (start < end).then_some((start, end, Granularity::Span, 0.9))
+}
+
+/// The first (…, fourth, last) weekday or weekend of month `m` of year `y`.
+fn nth_of(y: i32, m: u32, which: &str, unit: &str) -> Option<Resolved> {
+    let wd = weekday(if unit == "weekend" { "saturday" } else { unit })?;
+    let at = match which {
+        "last" => {
+            let next = NaiveDate::from_ymd_opt(y, m, 1)?.checked_add_months(Months::new(1))?;
+            most_recent_before(next, wd)
+        }
+        _ => {
+            let n = match which {
+                "first" | "1st" => 1,
+                "second" | "2nd" => 2,
+                "third" | "3rd" => 3,
+                _ => 4,
+            };
+            NaiveDate::from_weekday_of_month_opt(y, m, wd, n)?
+        }
+    };
+    if unit == "weekend" {
+        weekend(at, 0.8)
+    } else {
+        day(at, 0.8)
+    }
 }
 
 /// A month and day with the year said in words ("next year"), or placed by the tense.

