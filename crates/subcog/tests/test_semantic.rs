@@ -457,29 +457,29 @@ fn supersession_links(v: &serde_json::Value, split: &str, wrong: u64, store: f64
 #[test]
 fn supersession_evaluation_keeps_its_floors() {
     // The labelled set of issue 23 (data/supersession), offline. Measured 0.977 / 0.878 on
-    // the development half (fitted on) and 0.974 / 0.789 on the test half (only measured,
+    // the development half (fitted on) and 0.975 / 0.821 on the test half (only measured,
     // docs/CONSOLIDATION.md); floors a little under, and never a wrong target on the test half.
-    let v = supersession_floors("supersession", 924, &[("dev", 0.96, 0.85), ("test", 0.96, 0.77)]);
+    let v = supersession_floors("supersession", 924, &[("dev", 0.96, 0.85), ("test", 0.96, 0.80)]);
     supersession_links(&v, "test", 0, 0.94);
 }
 
 #[test]
 fn supersession_on_a_set_written_after_the_fit_keeps_its_floors() {
     // data/supersession-holdout: written by someone who saw neither subcog nor the first
-    // set, read after the weights were fitted. Measured 0.930 / 0.715, 1 wrong target,
-    // store-level 0.916 (docs/CONSOLIDATION.md): lower than the first set's test half,
+    // set, read after the weights were fitted. Measured 0.939 / 0.831, 1 wrong target,
+    // store-level 0.925 (docs/CONSOLIDATION.md): lower than the first set's test half,
     // and the floors sit just under what it is, so a regression shows.
-    let v = supersession_floors("supersession-holdout", 636, &[("holdout", 0.91, 0.69)]);
-    supersession_links(&v, "holdout", 1, 0.89);
+    let v = supersession_floors("supersession-holdout", 636, &[("holdout", 0.92, 0.80)]);
+    supersession_links(&v, "holdout", 1, 0.90);
 }
 
 #[test]
 fn supersession_on_a_third_writers_set_keeps_its_floors() {
     // data/supersession-holdout2: a third writer, another organisation, most replacements
     // stated with no word of change. Read first with the judgement of 2225fd3: 0.973 /
-    // 0.546, 2 wrong targets; now 0.975 / 0.592, 2 wrong targets, store-level 0.955
+    // 0.546, 2 wrong targets; now 0.978 / 0.692, 2 wrong targets, store-level 0.961
     // (docs/CONSOLIDATION.md).
-    let v = supersession_floors("supersession-holdout2", 636, &[("holdout2", 0.96, 0.57)]);
+    let v = supersession_floors("supersession-holdout2", 636, &[("holdout2", 0.96, 0.66)]);
     supersession_links(&v, "holdout2", 2, 0.94);
 }
 
@@ -487,18 +487,18 @@ fn supersession_on_a_third_writers_set_keeps_its_floors() {
 fn supersession_on_a_fourth_writers_set_keeps_its_floors() {
     // data/supersession-holdout3: a fourth writer, in-house names no list holds. Read
     // first after the evening's changes: 0.895 / 0.523, 3 wrong targets, store-level
-    // 0.835; 0.908 / 0.531, 3, 0.857 after two fixes (docs/CONSOLIDATION.md). The
-    // hardest set: floors just under, so a regression shows.
-    let v = supersession_floors("supersession-holdout3", 636, &[("holdout3", 0.89, 0.51)]);
-    supersession_links(&v, "holdout3", 3, 0.84);
+    // 0.835; 0.922 / 0.638, 3, 0.878 now (docs/CONSOLIDATION.md). Floors just under, so
+    // a regression shows.
+    let v = supersession_floors("supersession-holdout3", 636, &[("holdout3", 0.90, 0.61)]);
+    supersession_links(&v, "holdout3", 3, 0.86);
 }
 
 #[test]
 fn supersession_on_a_fifth_writers_set_keeps_its_floors() {
     // data/supersession-holdout4: a fifth writer, read once after every change of the
     // evening: 0.961 / 0.569, 3 wrong targets, store-level 0.925 (0.955 / 0.492 with the
-    // judgement before them; docs/CONSOLIDATION.md).
-    let v = supersession_floors("supersession-holdout4", 636, &[("holdout4", 0.95, 0.55)]);
+    // judgement before them); 0.966 / 0.646, 3, 0.933 now (docs/CONSOLIDATION.md).
+    let v = supersession_floors("supersession-holdout4", 636, &[("holdout4", 0.95, 0.62)]);
     supersession_links(&v, "holdout4", 3, 0.91);
 }
 
@@ -506,7 +506,26 @@ fn supersession_on_a_fifth_writers_set_keeps_its_floors() {
 fn supersession_on_a_sixth_writers_set_keeps_its_floors() {
     // data/supersession-holdout5: a sixth writer (wind-farm software), read once with the
     // judgement of the session before it: 0.907 / 0.600, 1 wrong target, store-level 0.881
-    // (docs/CONSOLIDATION.md, "A sixth writer").
-    let v = supersession_floors("supersession-holdout5", 636, &[("holdout5", 0.90, 0.58)]);
+    // (docs/CONSOLIDATION.md, "A sixth writer"); 0.913 / 0.646, 1, 0.888 now.
+    let v = supersession_floors("supersession-holdout5", 636, &[("holdout5", 0.90, 0.62)]);
     supersession_links(&v, "holdout5", 1, 0.87);
+}
+
+#[test]
+fn supersession_on_a_seventh_writers_set_keeps_its_floors() {
+    // data/supersession-holdout6: a seventh writer (veterinary practice software), read
+    // first with the judgement of the session before: 0.896 / 0.462, 4 wrong targets,
+    // store-level 0.831; then 0.907 / 0.523, 4, 0.846 after the settled rules
+    // (docs/CONSOLIDATION.md, "A seventh and an eighth writer").
+    let v = supersession_floors("supersession-holdout6", 636, &[("holdout6", 0.89, 0.50)]);
+    supersession_links(&v, "holdout6", 4, 0.83);
+}
+
+#[test]
+fn supersession_on_an_eighth_writers_set_keeps_its_floors() {
+    // data/supersession-holdout7: an eighth writer (self-storage software), read once with
+    // the judgement before the settled rules (0.919 / 0.438, 3 wrong targets, store-level
+    // 0.855) and once after them: 0.928 / 0.492, 4, 0.847 (docs/CONSOLIDATION.md).
+    let v = supersession_floors("supersession-holdout7", 636, &[("holdout7", 0.91, 0.47)]);
+    supersession_links(&v, "holdout7", 4, 0.83);
 }

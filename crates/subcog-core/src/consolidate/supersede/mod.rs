@@ -15,7 +15,9 @@
 //! pair is a supersession when the score reaches `consolidation.supersession_min_evidence`
 //! (or a lower bar, [`features::SAME_KIND_EVIDENCE`], when the newer swaps a product for
 //! one of its kind — "Card payments go through Adyen" after "… processed by Braintree" —
-//! and [`features::PERSONAL_EVIDENCE`] when both state the speaker's own fact of one slot)
+//! [`features::PERSONAL_EVIDENCE`] when both state the speaker's own fact of one slot, and
+//! [`features::SETTLED_EVIDENCE`] when the newer clears the older's blocker or denies the
+//! cause it named, [`settled`])
 //! — unless the newer only states the same slot of another component, with no word of
 //! change, or the two are about different things: each names what it is about and they
 //! share no word ([`Features::linkable`]).
@@ -30,6 +32,7 @@ pub mod features;
 mod heuristic;
 pub mod personal;
 pub mod qualifiers;
+pub mod settled;
 pub mod values;
 
 use std::collections::{BTreeSet, HashSet};
@@ -231,6 +234,9 @@ pub fn verdict(c: &Candidate, newer: &Memory) -> Verdict {
     {
         kind = format!("{k}: {old} -> {new}");
         rules.push(&kind);
+    }
+    if let Some(settled) = f.settles() {
+        rules.push(settled);
     }
     let slot;
     if let Some(s) = f.personal_slot

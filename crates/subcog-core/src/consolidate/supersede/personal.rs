@@ -29,7 +29,7 @@ const SLOTS: &[(&str, &str)] = &[
     ("team", r"\b(i'm on the|i joined the|i'm in the \w+ team|my team)\b"),
     (
         "hours",
-        r"\b(working hours|my hours|i work \d|i start at|i work from \d|i'm online|core hours|\d+(?::\d+)?\s*(?:am|pm)?\s*(?:-|to)\s*\d+)\b",
+        r"\b(working hours|my hours|i work \d|i start at|i work from \d|i'm online|core hours|\d{1,2}(?::\d{2})?\s*(?:am|pm)?\s*(?:-|to)\s*\d{1,2}(?::\d{2})?(?:\s*(?:am|pm))?)\b",
     ),
     ("computer", r"\b(laptop|macbook|thinkpad|my machine|my os|desktop)\b"),
     (
@@ -73,6 +73,28 @@ static COMPILED: LazyLock<Vec<(&'static str, Regex)>> = LazyLock::new(|| {
         .collect()
 });
 
+/// Slots that hold one value at a time: a person lives in one place, reports to one
+/// manager, keeps one set of hours. A diet, a handle or the languages one speaks take
+/// several values, so two notes of those slots may both stand.
+const EXCLUSIVE: &[&str] = &[
+    "home",
+    "manager",
+    "team",
+    "hours",
+    "editor",
+    "shell",
+    "desk",
+    "timezone",
+    "reply-language",
+    "internet",
+    "branch",
+];
+
+/// Whether a slot holds one value at a time (see [`EXCLUSIVE`]).
+pub fn exclusive(slot: &str) -> bool {
+    EXCLUSIVE.contains(&slot)
+}
+
 /// The slots of a person's own facts a first-person text names (empty for any other text).
 pub fn slots(text: &str) -> BTreeSet<&'static str> {
     if !FIRST_PERSON.is_match(text) {
@@ -96,6 +118,11 @@ mod tests {
         assert!(!slots("I eat fish again, so no meat for me.").contains("shell"));
         assert!(slots("We're relocating to Leeds; I live near the station.").contains("home"));
         assert!(slots("I report to Priya since the reorg.").contains("manager"));
+        // A time of day, not any two numbers joined by a dash.
+        assert!(slots("My hours are 07:30 to 16:00 now.").contains("hours"));
+        assert!(slots("I work 8am-4pm.").contains("hours"));
+        assert!(!slots("My AWS sandbox account is 1111-2222-3333.").contains("hours"));
+        assert!(!slots("My number changed, it's 555-0202 now.").contains("hours"));
         assert!(
             !slots("I work from home on Fridays.").contains("hours"),
             "a place, not hours"
