@@ -68,15 +68,18 @@ static STANDS: LazyLock<Regex> =
 /// Where a clause ends: punctuation, a dash between words, "but".
 static CLAUSE: LazyLock<Regex> = LazyLock::new(|| re(r"[.;:,()!?]|\s-\s|\bbut\b"));
 
+/// Nouns for what a named thing is: "the Jenkins *VM*", "Docker Hub *pushes*".
+const THINGS: &str = "box|server|vm|space|pods?|instances?|cluster|account|subscription|contract|licen[cs]e|domain|endpoint|pushes|app|apps|bucket|service|cards?|sims?|repo|plugin|jobs?|pipeline|site|page|tenant|project|org|integration|install|setup|hosts?|machine|stack|sdk|agent|config|workers|brokers?|exchange|workflows|sidecars|distribution";
+
 /// What retires a thing, right after its name and perhaps one more word of it and a noun
 /// for what it is ("the Jenkins VM powered off", "Okta was decommissioned", "Docker Hub
 /// pushes are disabled"). "archived", "off" and "no" alone are not here: "WAL is archived"
 /// and a "tap-off" are in use. The one more word must be the older's too (see
 /// [`retires_old_name`]): "Auth0 *Rules* are deprecated" retires a part, not Auth0.
 static RETIRED_AFTER: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"^(?:'s)?(?:\s+([\w-]+))?(?:\s+(?:box|server|vm|space|pods?|instances?|cluster|account|subscription|contract|licen[cs]e|domain|endpoint|pushes|app|apps|bucket|service|cards?|sims?|repo|plugin|jobs?|pipeline|site|page|tenant|project|org|integration|install|setup|hosts?|machine|stack|sdk|agent|config|workers|brokers?|exchange|workflows|sidecars|distribution))?\s+(?:is |are |was |were |has been |have been |got |gets |will be )?(?:now |also )?(?:a )?(?:read-only|frozen|shut (?:off|down)|switched off|turned off|powered off|gone|decommissioned|deleted|cancell?ed|not renewed|scaled to (?:0|zero)|retired|disabled|deprecated|sunsets?|unplugged|removed|dropped)\b",
-    )
+    re(&format!(
+        r"^(?:'s)?(?:\s+([\w-]+))?(?:\s+(?:{THINGS}))?\s+(?:is |are |was |were |has been |have been |got |gets |will be )?(?:now |also )?(?:a )?(?:read-only|frozen|shut (?:off|down)|switched off|turned off|powered off|gone|decommissioned|deleted|cancell?ed|not renewed|scaled to (?:0|zero)|retired|disabled|deprecated|sunsets?|unplugged|removed|dropped)\b",
+    ))
 });
 
 /// Words between a name and its retirement that are no part of the name.
@@ -85,11 +88,7 @@ const LINKING: &[&str] = &[
 ];
 
 /// A noun for what a named thing is, after its name: "the Jenkins *VM*".
-static THING: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"^(?:box|server|vm|space|pods?|instances?|cluster|account|subscription|contract|licen[cs]e|domain|endpoint|pushes|app|apps|bucket|service|cards?|sims?|repo|plugin|jobs?|pipeline|site|page|tenant|project|org|integration|install|setup|hosts?|machine|stack|sdk|agent|config|workers|brokers?|exchange|workflows|sidecars|distribution)$",
-    )
-});
+static THING: LazyLock<Regex> = LazyLock::new(|| re(&format!("^(?:{THINGS})$")));
 
 /// A retirement named before the thing: "after the retirement of Graphite".
 static RETIRED_BEFORE: LazyLock<Regex> =
