@@ -533,14 +533,8 @@ fn refine(kind: Kind, g: &[String], before: &str, found: Resolved, anchor: Naive
         }
         // "My rotation is in February. It starts on the first Wednesday of the month."
         Kind::NthOf if matches!(g.get(2).map(String::as_str), Some("the" | "this")) => named_month_before(before)
-            .and_then(|m| {
-                let y = if m >= anchor.month() || tense == Tense::Past {
-                    anchor.year()
-                } else {
-                    anchor.year() + 1
-                };
-                nth_of(y, m, g.first()?, g.get(1)?).map(|r| r.0)
-            }),
+            .and_then(|m| nth_of_placed(anchor, m, g.first()?, g.get(1)?, tense))
+            .map(|r| r.0),
         // "She's coming back in January. She lands on the 14th."
         Kind::Ordinal if tense == Tense::Future && !MONTH_BEFORE.is_match(before) => named_month_before(before)
             .and_then(|m| month_day(anchor, m, start.day(), Tense::Future))
@@ -685,14 +679,6 @@ fn month_of(name: &str) -> Option<u32> {
     })
 }
 
-/// The month/day nearest the anchor (a memory usually talks about the recent past).
-fn nearest(anchor: NaiveDate, m: u32, d: u32) -> Option<NaiveDate> {
-    [anchor.year() - 1, anchor.year(), anchor.year() + 1]
-        .iter()
-        .filter_map(|y| NaiveDate::from_ymd_opt(*y, m, d))
-        .min_by_key(|c| (*c - anchor).num_days().abs())
-}
-
 fn resolve(kind: Kind, g: &[String], anchor: NaiveDate, order: DateOrder, tense: Tense) -> Option<Resolved> {
     let num = |i: usize| g.get(i).and_then(|s| s.parse::<u32>().ok());
     let int = |i: usize| g.get(i).and_then(|s| s.parse::<i32>().ok());
@@ -805,26 +791,7 @@ fn resolve(kind: Kind, g: &[String], anchor: NaiveDate, order: DateOrder, tense:
         Kind::NthOf => {
             let (which, unit) = (g.first()?.as_str(), g.get(1)?.as_str());
             let (y, m) = match (g.get(2).map(String::as_str), g.get(3).and_then(|n| month_of(n))) {
-                (_, Some(m)) => {
-                    let y = anchor.year();
-                    let y = match tense {
-                        Tense::Past => {
-                            if m <= anchor.month() {
-                                y
-                            } else {
-                                y - 1
-                            }
-                        }
-                        _ => {
-                            if m >= anchor.month() {
-                                y
-                            } else {
-                                y + 1
-                            }
-                        }
-                    };
-                    (y, m)
-                }
+                (_, Some(m)) => return nth_of_placed(anchor, m, which, unit, tense),
                 (Some("next"), _) => shift(anchor, "month", 1).map(|d| (d.year(), d.month()))?,
                 (Some("last"), _) => shift(anchor, "month", -1).map(|d| (d.year(), d.month()))?,
                 _ => (anchor.year(), anchor.month()),
@@ -1332,6 +1299,22 @@ fn day_span(anchor: NaiveDate, m: u32, from: u32, to: u32, year: Option<&String>
     (start < end).then_some((start, end, Granularity::Span, 0.9))
 }
 
+/// The first (…, last) weekday or weekend of month `m` in the year the tense places it:
+/// the most recent one when the sentence looks back, else the next one.
+fn nth_of_placed(anchor: NaiveDate, m: u32, which: &str, unit: &str, tense: Tense) -> Option<Resolved> {
+    let dates: Vec<NaiveDate> = [anchor.year() - 1, anchor.year(), anchor.year() + 1]
+        .iter()
+        .filter_map(|y| nth_of(*y, m, which, unit).map(|r| r.0))
+        .collect();
+    let tense = if tense == Tense::Past {
+        Tense::Past
+    } else {
+        Tense::Future
+    };
+    let at = placed(anchor, &dates, tense)?;
+    nth_of(at.year(), m, which, unit)
+}
+
 /// The first (…, fourth, last) weekday or weekend of month `m` of year `y`.
 fn nth_of(y: i32, m: u32, which: &str, unit: &str) -> Option<Resolved> {
     let wd = weekday(if unit == "weekend" { "saturday" } else { unit })?;
@@ -1371,13 +1354,11 @@ fn said_year(anchor: NaiveDate, m: u32, d: u32, year_word: Option<&String>, tens
 /// A month and day without a year: the most recent one (the memory's day included) when
 /// the sentence looks back, the next one when it looks ahead, else the nearest.
 fn month_day(anchor: NaiveDate, m: u32, d: u32, tense: Tense) -> Option<NaiveDate> {
-    let years = [anchor.year() - 1, anchor.year(), anchor.year() + 1];
-    let dates = years.iter().filter_map(|y| NaiveDate::from_ymd_opt(*y, m, d));
-    match tense {
-        Tense::Past => dates.filter(|c| *c <= anchor).max(),
-        Tense::Future => dates.filter(|c| *c >= anchor).min(),
-        Tense::Unknown => nearest(anchor, m, d),
-    }
+    let dates: Vec<NaiveDate> = [anchor.year() - 1, anchor.year(), anchor.year() + 1]
+        .iter()
+        .filter_map(|y| NaiveDate::from_ymd_opt(*y, m, d))
+        .collect();
+    placed(anchor, &dates, tense)
 }
 
 fn most_recent_before(anchor: NaiveDate, wd: Weekday) -> NaiveDate {

@@ -330,7 +330,7 @@ impl Features {
                 .copied(),
             blocker_cleared: super::settled::blocker_cleared(to, tn),
             cause_denied: super::settled::cause_denied(to, tn),
-            retires_old_name: super::settled::retires_old_name(to, &or.values.names, tn),
+            retires_old_name: super::settled::retires_old_name(to, &or.values.names, &lower_new),
             old_values: gone,
             new_values: introduced,
             subject: subject.into_iter().take(4).map(|(_, w)| w.clone()).collect(),

@@ -97,11 +97,10 @@ static RETIRED_BEFORE: LazyLock<Regex> =
 /// A retirement named after the thing: "after the ingress-nginx retirement notice".
 static RETIREMENT_AFTER: LazyLock<Regex> = LazyLock::new(|| re(r"^\s+(?:retirement|shutdown|sunset|eol)\b"));
 
-/// The newer retires a thing the older named: one of `names` (the older's names, lower
-/// case) or a hyphenated word of the older ("jenkins-01", "ingress-nginx"), followed by
-/// words that retire it.
-pub fn retires_old_name(older: &str, names: &BTreeSet<String>, newer: &str) -> bool {
-    let lower = newer.to_lowercase();
+/// The newer (`lower`: its text in lower case, which the caller has already) retires a
+/// thing the older named: one of `names` (the older's names, lower case) or a hyphenated
+/// word of the older ("jenkins-01", "ingress-nginx"), followed by words that retire it.
+pub fn retires_old_name(older: &str, names: &BTreeSet<String>, lower: &str) -> bool {
     let hyphenated = super::values::TOKEN
         .find_iter(older)
         .map(|m| m.as_str().trim_end_matches('.').to_lowercase())
@@ -189,7 +188,7 @@ mod tests {
     fn a_thing_the_older_named_is_retired_by_name() {
         let names = |t: &str| super::super::values::values(t).names;
         let older = "Application logs are shipped to Papertrail.";
-        let retires = |older: &str, newer: &str| retires_old_name(older, &names(older), newer);
+        let retires = |older: &str, newer: &str| retires_old_name(older, &names(older), &newer.to_lowercase());
         assert!(retires(
             older,
             "Logs: Fluent Bit daemonset -> Grafana Loki. Papertrail account cancelled."
