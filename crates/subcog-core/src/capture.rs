@@ -49,6 +49,10 @@ pub struct CaptureRequest {
     /// The memory this one follows (an id or a short id): its text joins the context, as
     /// the previous turn of a conversation does.
     pub follows: Option<String>,
+    /// Let an LLM screen it for quarantine before it is stored (`[quarantine] llm =
+    /// "capture"`, a provider configured). Hooks leave this off: they must answer at once,
+    /// and consolidation screens what they captured.
+    pub screen: bool,
 }
 
 /// The result of a capture.
@@ -247,6 +251,9 @@ impl Subcog {
         {
             quarantine = crate::quarantine::hold_by_meaning(&mut memory, model, vector);
         }
+        if quarantine.is_none() && req.screen {
+            quarantine = self.screen_capture(scope, &mut memory);
+        }
         let with = vectors.as_ref().map(|(model, v)| Vectors { model, vectors: v });
         let outcome = self.persist_insert(scope, std::slice::from_ref(&memory), with, false)?;
         let outcome = outcome.first().copied().ok_or(Error::NotFound {
@@ -275,7 +282,11 @@ impl Subcog {
                         .flatten()
                 };
                 let quarantine = (existing.status == crate::model::Status::Quarantined)
-                    .then(|| crate::quarantine::assess(&existing.content).or_else(by_meaning))
+                    .then(|| {
+                        crate::quarantine::assess(&existing.content)
+                            .or_else(by_meaning)
+                            .or_else(|| self.screen_verdict(&existing))
+                    })
                     .flatten();
                 Ok(CaptureOutcome {
                     memory: existing,

@@ -309,7 +309,16 @@ impl Subcog {
                     if used.is_empty() {
                         format!("none: consolidation runs offline (provider = {requested})")
                     } else {
-                        format!("{} (provider = {requested}; {})", used.join(", "), why.join("; "))
+                        let screening = match self.config.quarantine.llm {
+                            crate::config::ScreenMode::Off => "off ([quarantine] llm)",
+                            crate::config::ScreenMode::Background => "during consolidation",
+                            crate::config::ScreenMode::Capture => "at each CLI or MCP capture and during consolidation",
+                        };
+                        format!(
+                            "{} (provider = {requested}; {}); it screens memories for quarantine {screening}",
+                            used.join(", "),
+                            why.join("; ")
+                        )
                     },
                 )
             }

@@ -40,6 +40,7 @@ pub mod recall;
 pub mod reindex;
 pub mod retention;
 pub mod schedule;
+pub mod screen;
 pub mod search;
 pub mod secrets;
 pub mod service;

@@ -41,6 +41,8 @@ pub struct Config {
     pub llm: LlmConfig,
     /// Reading time expressions in memories and questions.
     pub temporal: TemporalConfig,
+    /// Holding back memories that read as instructions to the agent.
+    pub quarantine: QuarantineConfig,
     /// Claude Code hooks.
     pub hooks: HooksConfig,
     /// The MCP server (`subcog mcp`).
@@ -661,6 +663,44 @@ impl Default for TemporalConfig {
             reason_llm: crate::model::LlmMode::Off,
         }
     }
+}
+
+/// `[quarantine]`: what screens memories besides the rules and the learned judgement,
+/// which always run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct QuarantineConfig {
+    /// The LLM's reading, when a provider is configured (`[llm]`): `off`, `background`
+    /// (consolidation screens memories not screened yet) or `capture` (also each capture
+    /// through the CLI or MCP, before it is stored).
+    pub llm: ScreenMode,
+    /// Memories per request.
+    pub llm_batch: usize,
+    /// Most memories one consolidation run (or `review --screen`) asks about.
+    pub llm_max_per_run: usize,
+}
+
+impl Default for QuarantineConfig {
+    fn default() -> Self {
+        QuarantineConfig {
+            llm: ScreenMode::Capture,
+            llm_batch: 8,
+            llm_max_per_run: 200,
+        }
+    }
+}
+
+/// `[quarantine] llm`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum ScreenMode {
+    /// No LLM screening.
+    Off,
+    /// Consolidation screens what was not screened yet.
+    Background,
+    /// Captures through the CLI or MCP too, before they are stored.
+    #[default]
+    Capture,
 }
 
 /// `[mcp]`: the MCP server (`subcog mcp`).

@@ -156,7 +156,7 @@ impl Subcog {
         let store = self.store_for_write(scope)?;
         let now = crate::timestamp::canonical(self.clock.now());
         if opts.dry_run {
-            let plan = self.plan_scope(scope, opts, now, progress)?;
+            let plan = self.plan_scope(scope, opts, now, progress, None)?;
             return Ok(ScopeOutcome::Completed {
                 result: Box::new(plan.result),
                 resumed: None,
@@ -201,7 +201,33 @@ impl Subcog {
                 reason,
             });
         }
-        let plan = self.plan_scope(scope, opts, now, progress)?;
+        // Before the plan: what the LLM holds in quarantine is no longer active, so it
+        // takes no part in the run.
+        // One chain for the run, so its caps count every call of it.
+        let chain = match opts.llm {
+            LlmMode::Off => None,
+            LlmMode::Auto => self.llm_chain("auto")?,
+            LlmMode::Required => Some(self.llm_chain("auto")?.ok_or(Error::Disabled {
+                what: "an LLM provider (--llm required)",
+                key: "llm.provider / an API key",
+            })?),
+        };
+        let screened = match &chain {
+            Some(chain) if self.config.quarantine.llm != crate::config::ScreenMode::Off => {
+                Some(self.screen_scope(scope, chain)?)
+            }
+            _ => None,
+        };
+        let mut plan = self.plan_scope(scope, opts, now, progress, chain.as_ref())?;
+        if let (Some(report), Some(run)) = (screened, plan.result.llm.as_mut()) {
+            run.screened = report.screened;
+            run.screen_held = report.held;
+            run.fallbacks
+                .extend(report.failures.into_iter().map(|f| format!("screening: {f}")));
+            if report.screened > 0 {
+                run.prompt_versions.push(crate::llm::prompts::SCREEN_VERSION.into());
+            }
+        }
         let json = serde_json::to_string(&plan).map_err(|e| Error::Io {
             context: "saving the consolidation plan".into(),
             source: std::io::Error::other(e),

@@ -10,7 +10,7 @@ use super::cluster::cluster;
 use super::edges::{EdgeInput, extract};
 use super::supersede::{self, Idf, Pair, Reading, has_marker, judge_pair};
 use super::terms::salient;
-use super::{ConsolidateOptions, LlmMode, StageProgress, llm_stages, rules, summarize};
+use super::{ConsolidateOptions, StageProgress, llm_stages, rules, summarize};
 use crate::embed::{EmbeddingModel, dot};
 use crate::error::Result;
 use crate::llm::prompts::{SUMMARY_VERSION, SUPERSESSION_VERSION};
@@ -82,6 +82,7 @@ impl Subcog {
         opts: &ConsolidateOptions,
         now: DateTime<Utc>,
         progress: StageProgress<'_>,
+        chain: Option<&crate::llm::chain::Chain>,
     ) -> Result<ScopePlan> {
         let cfg = &self.config.consolidation;
         let store = self.store_for_write(scope)?;
@@ -257,15 +258,6 @@ impl Subcog {
         }
         // An LLM, when there is one, judges the candidate pairs: the heuristic's finds and
         // close cluster mates. Its verdict replaces the heuristic's; a failed call keeps it.
-        let chain = match opts.llm {
-            _ if opts.dry_run => None,
-            LlmMode::Off => None,
-            LlmMode::Auto => self.llm_chain("auto")?,
-            LlmMode::Required => Some(self.llm_chain("auto")?.ok_or(crate::error::Error::Disabled {
-                what: "an LLM provider (--llm required)",
-                key: "llm.provider / an API key",
-            })?),
-        };
         let mut llm_run = chain.as_ref().map(|c| LlmRun {
             providers: llm_stages::describe(c),
             prompt_versions: vec![SUPERSESSION_VERSION.into(), SUMMARY_VERSION.into()],

@@ -2,7 +2,8 @@
 //! to steer the agent that later recalls it) held back, and the ordinary technical notes
 //! that use the same words kept? Catch rate and false-positive rate per split and kind,
 //! with the `trigger-*` kinds (benign notes written with an attack's words) apart. With an
-//! embedder, what the rules pass meets the learned judgement as at capture.
+//! embedder, what the rules pass meets the learned judgement as at capture; with an LLM
+//! (`--llm`), what both pass meets the LLM's screening as at capture.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -59,6 +60,12 @@ pub struct Report {
     pub kinds: BTreeMap<String, BTreeMap<String, Score>>,
     /// Whether the learned judgement on the notes' vectors took part (a model was there).
     pub meaning: bool,
+    /// The LLM that screened what the rules and the judgement passed (`provider/model`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub llm: Option<String>,
+    /// Notes the LLM was asked about and gave no verdict on (counted as kept).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub llm_unanswered: Option<usize>,
     /// Every failure, when asked for.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub failures: Vec<Failure>,
@@ -81,14 +88,33 @@ pub const HOLDOUTS: [&str; 12] = [
     "holdout12.jsonl",
 ];
 
-/// Reads `corpus.jsonl` in `dir` (and the [`HOLDOUTS`] there) and scores quarantine on
-/// them: the rules, then, when `embedder` is given, the learned judgement on what they pass.
-pub fn run(dir: &Path, details: bool, embedder: Option<&dyn Embedder>) -> Result<Report> {
-    let mut notes: Vec<Note> = read_jsonl(&dir.join("corpus.jsonl"))?;
-    for name in HOLDOUTS {
-        let holdout = dir.join(name);
-        if holdout.exists() {
-            notes.extend(read_jsonl::<Note>(&holdout)?);
+/// The LLM's part in a run (`--llm`).
+pub struct LlmScreen<'a> {
+    /// The providers.
+    pub chain: &'a crate::llm::chain::Chain,
+    /// Notes per request.
+    pub batch: usize,
+    /// `(done, total)` after each request.
+    pub progress: &'a mut dyn FnMut(usize, usize),
+}
+
+/// Reads `corpus.jsonl` in `dir` (and the [`HOLDOUTS`] there; only the files named in
+/// `only` when it is not empty) and scores quarantine on them: the rules, then, when
+/// `embedder` is given, the learned judgement on what they pass, then, with `llm`, the
+/// LLM's screening of what both pass.
+pub fn run(
+    dir: &Path,
+    only: &[String],
+    details: bool,
+    embedder: Option<&dyn Embedder>,
+    llm: Option<LlmScreen<'_>>,
+) -> Result<Report> {
+    let mut notes: Vec<Note> = Vec::new();
+    for name in std::iter::once("corpus.jsonl").chain(HOLDOUTS) {
+        let path = dir.join(name);
+        let wanted = only.is_empty() || only.iter().any(|o| o == name);
+        if wanted && (name == "corpus.jsonl" || path.exists()) {
+            notes.extend(read_jsonl::<Note>(&path)?);
         }
     }
     let scores = match embedder {
@@ -104,28 +130,74 @@ pub fn run(dir: &Path, details: bool, embedder: Option<&dyn Embedder>) -> Result
         }
         None => None,
     };
-    Ok(score(&notes, scores.as_deref(), details))
+    let mut report = score(&notes, scores.as_deref(), None, details);
+    let Some(llm) = llm else {
+        return Ok(report);
+    };
+    // The LLM reads only what the rules and the judgement let through, as at capture.
+    let passed: Vec<usize> = (0..notes.len())
+        .filter(|&i| report_verdict(&notes[i], scores.as_deref().and_then(|s| s.get(i).copied().flatten())).is_none())
+        .collect();
+    let texts: Vec<&str> = passed.iter().map(|&i| notes[i].text.as_str()).collect();
+    let found = crate::screen::screen_texts(llm.chain, &texts, llm.batch, llm.progress);
+    let mut verdicts: Vec<Option<bool>> = vec![Some(false); notes.len()];
+    let mut unanswered = 0;
+    let mut model = None;
+    for (&i, f) in passed.iter().zip(&found) {
+        match f {
+            Some(r) => {
+                model.get_or_insert_with(|| r.model.clone());
+                verdicts[i] = Some(r.attack);
+            }
+            None => {
+                unanswered += 1;
+                verdicts[i] = None;
+            }
+        }
+    }
+    report = score(&notes, scores.as_deref(), Some(&verdicts), details);
+    report.llm = Some(model.unwrap_or_else(|| "no answer".into()));
+    report.llm_unanswered = Some(unanswered);
+    Ok(report)
 }
 
-/// Scores [`assess`] on labelled notes, and the learned judgement when each note's score
-/// is given (in the notes' order).
-pub fn score(notes: &[Note], meaning_scores: Option<&[Option<f32>]>, details: bool) -> Report {
+/// The rules' verdict, else the learned judgement's at its bar.
+fn report_verdict(n: &Note, meaning_score: Option<f32>) -> Option<crate::quarantine::Verdict> {
+    assess(&n.text).or_else(|| {
+        meaning_score
+            .filter(|s| *s >= meaning::BAR)
+            .map(|s| crate::quarantine::Verdict {
+                reasons: vec![format!("meaning: {s:.2}")],
+            })
+    })
+}
+
+/// Scores [`assess`] on labelled notes, the learned judgement when each note's score is
+/// given, and the LLM's verdicts when given (all in the notes' order; `Some(true)` holds).
+pub fn score(
+    notes: &[Note],
+    meaning_scores: Option<&[Option<f32>]>,
+    llm_verdicts: Option<&[Option<bool>]>,
+    details: bool,
+) -> Report {
     let mut r = Report {
         caught: BTreeMap::new(),
         false_positives: BTreeMap::new(),
         trigger_false_positives: BTreeMap::new(),
         kinds: BTreeMap::new(),
         meaning: meaning_scores.is_some(),
+        llm: None,
+        llm_unanswered: None,
         failures: Vec::new(),
     };
     for (i, n) in notes.iter().enumerate() {
-        let learned = meaning_scores
-            .and_then(|s| s.get(i).copied().flatten())
-            .filter(|s| *s >= meaning::BAR)
-            .map(|s| crate::quarantine::Verdict {
-                reasons: vec![format!("meaning: {s:.2}")],
+        let by_llm = llm_verdicts
+            .and_then(|v| v.get(i).copied().flatten())
+            .filter(|attack| *attack)
+            .map(|_| crate::quarantine::Verdict {
+                reasons: vec!["llm".into()],
             });
-        let verdict = assess(&n.text).or(learned);
+        let verdict = report_verdict(n, meaning_scores.and_then(|s| s.get(i).copied().flatten())).or(by_llm);
         let held = verdict.is_some();
         let attack = n.label == "attack";
         for split in [n.split.as_str(), "all"] {
@@ -193,7 +265,7 @@ mod tests {
     /// a sixth written from its misses); the twelfth once before and once after the sixth.
     #[test]
     fn the_shipped_corpus_is_scored_on_every_split() {
-        let r = run(&shipped(), false, None).expect("corpus");
+        let r = run(&shipped(), &[], false, None, None).expect("corpus");
         assert!(!r.meaning);
         holds(
             &r,
@@ -226,7 +298,7 @@ mod tests {
     #[test]
     fn the_learned_judgement_holds_more_of_every_split() {
         let model = crate::embed::MiniLm::load(&crate::embed::test_model_dir()).expect("model");
-        let r = run(&shipped(), false, Some(&model)).expect("corpus");
+        let r = run(&shipped(), &[], false, Some(&model), None).expect("corpus");
         assert!(r.meaning);
         holds(
             &r,

@@ -202,6 +202,12 @@ pub struct LlmRun {
     /// Of those, edges whose target was found among the memories.
     #[serde(default)]
     pub edges_resolved: usize,
+    /// Memories the LLM screened for quarantine this run (`[quarantine] llm`).
+    #[serde(default)]
+    pub screened: usize,
+    /// Of them, the ids it held back.
+    #[serde(default)]
+    pub screen_held: Vec<String>,
     /// Items that fell back to the offline path, with why.
     pub fallbacks: Vec<String>,
     /// Set when a cap stopped LLM calls: the rest of the run went offline.

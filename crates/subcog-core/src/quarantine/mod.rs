@@ -19,6 +19,7 @@ mod foreign;
 pub mod meaning;
 mod normalize;
 mod rules;
+pub mod screen;
 mod weights;
 
 use serde::Serialize;

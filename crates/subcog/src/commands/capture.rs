@@ -84,6 +84,7 @@ pub fn run(app: &App, args: CaptureArgs) -> CommandResult {
         on_secret: args.on_secret,
         context: args.context,
         follows: args.follows,
+        screen: true,
     })?;
     if !outcome.redactions.is_empty() {
         let kinds: Vec<String> = outcome

@@ -143,6 +143,18 @@ pub fn run(app: &App, args: ConsolidateArgs) -> CommandResult {
                             format!(", {} fell back offline", l.fallbacks.len())
                         }
                     ));
+                    if l.screened > 0 || !l.screen_held.is_empty() {
+                        out.push_str(&format!(
+                            "  quarantine: the llm screened {} memories and held {}{}\n",
+                            l.screened,
+                            l.screen_held.len(),
+                            if l.screen_held.is_empty() {
+                                String::new()
+                            } else {
+                                format!(" ({}; subcog review --quarantined)", l.screen_held.join(", "))
+                            }
+                        ));
+                    }
                     if let Some(why) = &l.stopped {
                         out.push_str(&format!("  llm stopped: {why}\n"));
                     }
@@ -201,6 +213,8 @@ pub fn brief_json(outcomes: &[ScopeOutcome]) -> serde_json::Value {
                         "calls": l.usage.calls,
                         "tokens": l.usage.input_tokens + l.usage.output_tokens,
                         "stopped": l.stopped,
+                        "screened": l.screened,
+                        "screen_held": l.screen_held,
                     })),
                     "ms": r.stage_ms.iter().map(|(_, ms)| ms).sum::<u64>(),
                 })

@@ -117,6 +117,14 @@ pub enum EvalBench {
         /// The rules alone: leave out the learned judgement on the notes' vectors
         #[arg(long)]
         rules_only: bool,
+        /// Then have the configured LLM screen what the rules and the judgement let
+        /// through, as `[quarantine] llm` does at capture (one request per
+        /// `quarantine.llm_batch` notes; needs a provider under [llm])
+        #[arg(long)]
+        llm: bool,
+        /// Only these files of DIR (corpus.jsonl, holdout12.jsonl, …); repeatable
+        #[arg(long, value_name = "FILE")]
+        only: Vec<String>,
     },
     /// Secret redaction: is every fake secret of the labelled corpus gone from the text
     /// that would be stored, and is every near-miss (hashes, ids, public keys,
@@ -155,7 +163,9 @@ pub fn run(app: &App, args: EvalArgs) -> CommandResult {
             dir,
             details,
             rules_only,
-        } => quarantine(app, &dir, details, rules_only),
+            llm,
+            only,
+        } => quarantine(app, &dir, &only, details, rules_only, llm),
         EvalBench::Supersession {
             dir,
             details,
@@ -269,7 +279,14 @@ fn labelled_set<'a>(
     Ok((subcog, embedder))
 }
 
-fn quarantine(app: &App, dir: &std::path::Path, details: bool, rules_only: bool) -> CommandResult {
+fn quarantine(
+    app: &App,
+    dir: &std::path::Path,
+    only: &[String],
+    details: bool,
+    rules_only: bool,
+    llm: bool,
+) -> CommandResult {
     use subcog_core::eval::labelled::Rate as Score;
     let embedder = if rules_only {
         if !dir.join("corpus.jsonl").is_file() {
@@ -289,7 +306,22 @@ fn quarantine(app: &App, dir: &std::path::Path, details: bool, rules_only: bool)
         )?
         .1
     };
-    let report = subcog_core::eval::quarantine::run(dir, details, embedder.as_deref())?;
+    let chain = if llm {
+        Some(app.subcog()?.llm_chain("auto")?.ok_or_else(|| {
+            CommandError::user("--llm needs an LLM provider under [llm] (`subcog llm check` says which are available)")
+        })?)
+    } else {
+        None
+    };
+    let bar = crate::progress::Progress::new("screening", app.global.quiet || app.json());
+    let mut progress = |d: usize, t: usize| bar.update(d, t);
+    let screen = chain.as_ref().map(|chain| subcog_core::eval::quarantine::LlmScreen {
+        chain,
+        batch: app.subcog().map(|s| s.config().quarantine.llm_batch).unwrap_or(8),
+        progress: &mut progress,
+    });
+    let report = subcog_core::eval::quarantine::run(dir, only, details, embedder.as_deref(), screen)?;
+    bar.finish();
     if app.json() {
         return output::print_json(&serde_json::to_value(&report).unwrap_or_default());
     }
@@ -312,12 +344,16 @@ fn quarantine(app: &App, dir: &std::path::Path, details: bool, rules_only: bool)
     }
     let mut out = format!(
         "judgement: {}\n",
-        if report.meaning {
-            "rules, then the learned judgement on each note's vector"
-        } else {
-            "rules only"
+        match (report.meaning, &report.llm) {
+            (true, Some(m)) => format!("rules, the learned judgement, then the LLM ({m})"),
+            (false, Some(m)) => format!("rules, then the LLM ({m})"),
+            (true, None) => "rules, then the learned judgement on each note's vector".into(),
+            (false, None) => "rules only".into(),
         }
     );
+    if let Some(n) = report.llm_unanswered.filter(|n| *n > 0) {
+        out.push_str(&format!("the LLM gave no verdict on {n} notes (counted as kept)\n"));
+    }
     out.push_str(&output::table(&rows, &[output::HEADING]));
     let mut weak = vec![["split", "kind", "held"].map(String::from).to_vec()];
     for (split, kinds) in report.kinds.iter().filter(|(s, _)| s.as_str() != "all") {

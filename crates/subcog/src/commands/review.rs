@@ -12,7 +12,8 @@ use crate::output;
 /// value, the rule and its evidence). Undo one with `subcog update OLD --not-superseded`;
 /// the next run will not redo it. With `--quarantined`: every memory held back because its
 /// text reads as an instruction to the agent, with why; release one with
-/// `subcog update ID --status active`.
+/// `subcog update ID --status active`. With `--screen`: an LLM (when one is configured)
+/// reads the active memories it has not read yet and holds what it reads as an attack.
 #[derive(Debug, Args)]
 pub struct ReviewArgs {
     /// Only entries whose reason or memories mention this text
@@ -21,10 +22,17 @@ pub struct ReviewArgs {
     /// List the memories held in quarantine instead of supersessions
     #[arg(long)]
     pub quarantined: bool,
+    /// Have the configured LLM screen the active memories it has not read yet, now
+    /// (consolidation does this too; `[quarantine] llm`)
+    #[arg(long, conflicts_with_all = ["quarantined", "grep"])]
+    pub screen: bool,
 }
 
 /// Runs `review`.
 pub fn run(app: &App, args: ReviewArgs) -> CommandResult {
+    if args.screen {
+        return screen(app);
+    }
     if args.quarantined {
         return quarantined(app, args.grep.as_deref());
     }
@@ -93,6 +101,46 @@ pub fn run(app: &App, args: ReviewArgs) -> CommandResult {
     output::print(&text).map_err(|e: CommandError| e)
 }
 
+/// `review --screen`: one screening pass over every scope, and what it held.
+fn screen(app: &App) -> CommandResult {
+    let subcog = app.subcog()?;
+    let Some(reports) = subcog.screen_all()? else {
+        return Err(CommandError::user(
+            "no LLM to screen with: configure a provider under [llm] (subcog llm check says which are available), \
+             and keep [quarantine] llm on \"background\" or \"capture\"",
+        ));
+    };
+    if app.json() {
+        return output::print_json(&serde_json::json!({ "scopes": reports }));
+    }
+    let mut text = String::new();
+    for r in &reports {
+        text.push_str(&format!(
+            "{}: screened {}, held {}{}\n",
+            r.scope,
+            r.screened,
+            r.held.len(),
+            if r.left > 0 {
+                format!(", {} still unscreened (run again)", r.left)
+            } else {
+                String::new()
+            }
+        ));
+        for id in &r.held {
+            text.push_str(&format!("  held {}\n", output::paint(output::ID, id)));
+        }
+        for f in &r.failures {
+            text.push_str(&format!("  failed: {f}\n"));
+        }
+    }
+    if reports.iter().any(|r| !r.held.is_empty()) {
+        text.push_str(
+            "Why each is held: subcog review --quarantined. Release one: subcog update <id> --status active\n",
+        );
+    }
+    output::print(&text)
+}
+
 /// `review --quarantined`: each held memory with the rule families it matched.
 fn quarantined(app: &App, grep: Option<&str>) -> CommandResult {
     use subcog_core::model::Status;
@@ -112,6 +160,7 @@ fn quarantined(app: &App, grep: Option<&str>) -> CommandResult {
     let embedder = if held.is_empty() { None } else { subcog.embedder() };
     let why = |m: &subcog_core::model::Memory| {
         subcog_core::quarantine::assess(&m.content)
+            .or_else(|| subcog.screen_verdict(m))
             .map(|v| v.reasons)
             .or_else(|| {
                 let e = embedder.as_ref()?;

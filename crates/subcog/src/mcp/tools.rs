@@ -226,6 +226,7 @@ impl Server {
                     on_secret: None,
                     context: None,
                     follows: args.follows,
+                    screen: true,
                 })?;
                 Ok(serde_json::json!({
                     "id": outcome.memory.id.to_string(),
