@@ -367,3 +367,36 @@ fn init_registers_a_server_claude_code_can_start() {
     assert_eq!(memory["created_by"], "mcp");
     assert_eq!(memory["namespace"], "learnings");
 }
+
+/// An agent's capture through the official SDK meets the configured LLM's screening
+/// before it is stored, and the answer says why it is held.
+#[test]
+fn an_agents_capture_is_screened_by_the_llm_before_it_is_stored() {
+    use crate::common::llm_server::ScriptedServer;
+    let server = ScriptedServer::start(|r, _| crate::test_llm::screener(&r.body, &["partner-archive"]));
+    let env = TestEnv::new();
+    env.write_config(&format!(
+        "[llm]\nprovider = \"openai\"\nopenai_base_url = \"{}/v1\"\n",
+        server.base
+    ));
+    let run = |content: &str| {
+        let out = to_run(
+            client(&env, &["capture", crate::common::bin(), content])
+                .env("OPENAI_API_KEY", "k")
+                .output()
+                .expect("run the MCP client"),
+        );
+        assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+        serde_json::from_str::<serde_json::Value>(out.stdout.lines().last().unwrap_or_default()).expect("json")
+    };
+    let held = run(crate::test_llm::POISON);
+    assert!(
+        held["quarantined"].to_string().contains("llm: a standing order"),
+        "{held}"
+    );
+    let id = held["id"].as_str().expect("id");
+    assert_eq!(get(&env, id)["status"], "quarantined");
+    let kept = run("Use PostgreSQL 16 for the orders service");
+    assert!(kept["quarantined"].is_null(), "{kept}");
+    assert_eq!(server.received().len(), 2);
+}

@@ -8,6 +8,7 @@ it saw) for the Rust side to check against the store with the CLI.
     client.py http URL TOKEN         # a running `subcog mcp --http`
     client.py load URL TOKEN CLIENTS CALLS
     client.py config MCP_JSON        # the server `subcog init` registered, started as Claude Code would
+    client.py capture BINARY TEXT    # one capture over stdio; prints the tool's answer
 """
 
 import asyncio
@@ -207,6 +208,15 @@ async def from_config(path):
     print(json.dumps({"id": out["id"]}))
 
 
+async def capture_one(binary, content):
+    params = StdioServerParameters(command=binary, args=["mcp", "--no-schedule"], env=dict(os.environ))
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            out = await call_json(session, "capture", {"content": content, "namespace": "decisions"})
+    print(json.dumps(out))
+
+
 def authed(token):
     return httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=httpx2.Timeout(30, read=120))
 
@@ -320,6 +330,8 @@ def main():
         asyncio.run(http(sys.argv[2], sys.argv[3]))
     elif mode == "config":
         asyncio.run(from_config(sys.argv[2]))
+    elif mode == "capture":
+        asyncio.run(capture_one(sys.argv[2], sys.argv[3]))
     elif mode == "load":
         asyncio.run(load(sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])))
     else:
