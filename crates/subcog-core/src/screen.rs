@@ -40,10 +40,14 @@ impl Subcog {
     /// The LLM chain for screening, when `[quarantine] llm` allows one and a provider is
     /// available. A configuration error is logged and read as "no provider".
     pub(crate) fn screen_chain(&self) -> Option<Chain> {
+        self.screen_chain_with(&self.config)
+    }
+
+    fn screen_chain_with(&self, config: &crate::config::Config) -> Option<Chain> {
         if self.config.quarantine.llm == ScreenMode::Off {
             return None;
         }
-        match self.llm_chain("auto") {
+        match self.llm_chain_with("auto", config) {
             Ok(chain) => chain,
             Err(e) => {
                 tracing::warn!(error = %e, "no LLM for quarantine screening");
@@ -77,7 +81,14 @@ impl Subcog {
         if let Some(known) = log.get(&memory.content_hash) {
             return verdicts::hold(memory, known);
         }
-        let chain = self.screen_chain()?;
+        // Someone waits on a capture: one attempt per provider, within its own deadline.
+        let mut quick = self.config.clone();
+        quick.llm.timeout_ms = quick
+            .llm
+            .timeout_ms
+            .min(self.config.quarantine.llm_capture_timeout_ms.max(1));
+        quick.llm.max_retries = 0;
+        let chain = self.screen_chain_with(&quick)?;
         let _span = tracing::info_span!("quarantine.screen", scope = scope.as_str(), memories = 1).entered();
         match ask(&chain, &[&*memory], self.clock.now()) {
             Ok(records) => {

@@ -227,10 +227,16 @@ impl Subcog {
     /// The LLM provider chain for one run: `requested` is `auto` (follow the config),
     /// `none`, or a provider name. `Ok(None)` when no provider is available.
     pub fn llm_chain(&self, requested: &str) -> Result<Option<crate::llm::chain::Chain>> {
+        self.llm_chain_with(requested, &self.config)
+    }
+
+    /// [`Self::llm_chain`] with other provider settings (a shorter timeout for a request
+    /// a user waits on).
+    pub(crate) fn llm_chain_with(&self, requested: &str, config: &Config) -> Result<Option<crate::llm::chain::Chain>> {
         use crate::llm::{chain, setup, usage};
         let requested = self.llm_request(requested);
         let lookup = |name: &str| self.keys.as_ref().and_then(|k| k(name));
-        let specs = setup::providers(&self.config, &requested, &lookup).map_err(|e| {
+        let specs = setup::providers(config, &requested, &lookup).map_err(|e| {
             Error::Validation(ValidationError::UnknownValue {
                 what: "LLM provider",
                 value: requested.clone(),
@@ -240,7 +246,7 @@ impl Subcog {
         if specs.is_empty() {
             return Ok(None);
         }
-        let c = &self.config.llm;
+        let c = &config.llm;
         let tracker = usage::UsageTracker::new(
             usage::Caps {
                 run_tokens: c.run_token_cap,

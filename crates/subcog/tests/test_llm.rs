@@ -726,3 +726,25 @@ fn eval_quarantine_measures_the_llm_on_what_the_rules_let_through() {
     assert_ne!(err.code, 0);
     assert!(err.stderr.contains("[llm]"), "{}", err.stderr);
 }
+
+#[test]
+fn a_hanging_provider_delays_a_capture_by_its_screening_deadline_only() {
+    // With the provider's own settings (30 s, three retries) a capture would wait two
+    // minutes; the screening deadline bounds it to one short attempt.
+    let hang = ScriptedServer::start(|_, _| Reply::Hang);
+    let env = TestEnv::new();
+    env.write_config(&format!(
+        "[llm]\nprovider = \"openai\"\nopenai_base_url = \"{}/v1\"\n[quarantine]\nllm_capture_timeout_ms = 300\n",
+        hang.base
+    ));
+    let started = Instant::now();
+    let out = run(
+        &env,
+        &[("OPENAI_API_KEY", "k")],
+        &["capture", "-n", "decisions", POISON, "--json"],
+    )
+    .ok();
+    assert!(started.elapsed() < Duration::from_secs(20), "{:?}", started.elapsed());
+    assert_eq!(out.json()["memory"]["status"], "active", "stored unscreened");
+    assert_eq!(hang.received().len(), 1, "one attempt");
+}

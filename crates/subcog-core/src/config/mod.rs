@@ -678,6 +678,9 @@ pub struct QuarantineConfig {
     pub llm_batch: usize,
     /// Most memories one consolidation run (or `review --screen`) asks about.
     pub llm_max_per_run: usize,
+    /// How long a capture waits for the LLM's verdict, in milliseconds (one attempt;
+    /// past it the capture is stored unscreened and consolidation asks again).
+    pub llm_capture_timeout_ms: u64,
 }
 
 impl Default for QuarantineConfig {
@@ -686,6 +689,7 @@ impl Default for QuarantineConfig {
             llm: ScreenMode::Capture,
             llm_batch: 8,
             llm_max_per_run: 200,
+            llm_capture_timeout_ms: 8000,
         }
     }
 }
