@@ -529,3 +529,12 @@ fn supersession_on_an_eighth_writers_set_keeps_its_floors() {
     let v = supersession_floors("supersession-holdout7", 636, &[("holdout7", 0.91, 0.47)]);
     supersession_links(&v, "holdout7", 4, 0.83);
 }
+
+#[test]
+fn supersession_on_a_ninth_writers_set_keeps_its_floors() {
+    // data/supersession-holdout8: a ninth writer (a ferry operator), read once on
+    // 2026-11-28 and never tuned on: 0.965 / 0.638, 1 wrong target, store-level 0.929
+    // (docs/CONSOLIDATION.md).
+    let v = supersession_floors("supersession-holdout8", 636, &[("holdout8", 0.95, 0.62)]);
+    supersession_links(&v, "holdout8", 2, 0.91);
+}

@@ -16,7 +16,7 @@ pub mod tense;
 
 use std::sync::LazyLock;
 
-use chrono::{DateTime, Duration, FixedOffset, Local, NaiveDate, Offset, TimeZone, Utc};
+use chrono::{DateTime, Datelike, Duration, FixedOffset, Local, NaiveDate, Offset, TimeZone, Utc};
 use regex::Regex;
 
 use crate::model::Memory;
@@ -131,22 +131,9 @@ pub fn bound(text: &str, now: DateTime<Utc>, which: Bound) -> Result<DateTime<Ut
     if let Ok(at) = crate::timestamp::parse_instant(text) {
         return Ok(at);
     }
-    let trimmed = text.trim();
-    let refs = resolve::resolve_all(trimmed, now.date_naive(), resolve::DateOrder::Mdy);
-    let whole = refs
-        .into_iter()
-        // The expression must be (nearly) the whole value: "last week", not "build 5 last".
-        .find(|r| r.text.trim().len() + 3 >= trimmed.len());
-    let Some(r) = whole else {
-        return Err(crate::model::ValidationError::InvalidTimestamp {
-            value: text.to_string(),
-        });
-    };
-    let (Some(start), Some(end)) = (r.start, r.end) else {
-        return Err(crate::model::ValidationError::InvalidTimestamp {
-            value: text.to_string(),
-        });
-    };
+    let (start, end) = whole_expression(text, now).ok_or_else(|| crate::model::ValidationError::InvalidTimestamp {
+        value: text.to_string(),
+    })?;
     let day = match which {
         Bound::Start => start,
         Bound::End => end.succ_opt().unwrap_or(end),
@@ -158,6 +145,15 @@ pub fn bound(text: &str, now: DateTime<Utc>, which: Bound) -> Result<DateTime<Ut
 /// ("2023-05-07", "last week", "in May 2023") covers its whole days; a timestamp with a
 /// time of day covers that day.
 pub fn period(text: &str, now: DateTime<Utc>) -> Result<(DateTime<Utc>, DateTime<Utc>), crate::model::ValidationError> {
+    if crate::timestamp::parse_instant(text).is_err()
+        && let Some((start, end)) = resolve::resolve_all(text.trim(), now.date_naive(), resolve::DateOrder::Mdy)
+            .iter()
+            .find(|r| r.text.trim().len() + 3 >= text.trim().len())
+            .and_then(loose)
+    {
+        let at = |d: NaiveDate| Utc.from_utc_datetime(&d.and_hms_opt(0, 0, 0).unwrap_or_default());
+        return Ok((at(start), at(end) + Duration::days(1)));
+    }
     let start = bound(text, now, Bound::Start)?;
     let end = bound(text, now, Bound::End)?;
     if end > start {
@@ -165,6 +161,28 @@ pub fn period(text: &str, now: DateTime<Utc>) -> Result<(DateTime<Utc>, DateTime
     }
     let day = Utc.from_utc_datetime(&start.date_naive().and_hms_opt(0, 0, 0).unwrap_or_default());
     Ok((day, day + Duration::days(1)))
+}
+
+/// The whole of `text` as one time expression, as the days it names.
+fn whole_expression(text: &str, now: DateTime<Utc>) -> Option<(NaiveDate, NaiveDate)> {
+    let trimmed = text.trim();
+    let r = resolve::resolve_all(trimmed, now.date_naive(), resolve::DateOrder::Mdy)
+        .into_iter()
+        // The expression must be (nearly) the whole value: "last week", not "build 5 last".
+        .find(|r| r.text.trim().len() + 3 >= trimmed.len())?;
+    Some((r.start?, r.end?))
+}
+
+/// The days a reference names when a person asks with it: "two weeks ago" in a question
+/// is said loosely, so its week, although a memory that says it is read as the day.
+fn loose(r: &resolve::TemporalRef) -> Option<(NaiveDate, NaiveDate)> {
+    let (start, end) = (r.start?, r.end?);
+    let words = r.text.to_lowercase();
+    if r.granularity == resolve::Granularity::Day && (words.contains("week") || words.contains("fortnight")) {
+        let monday = start - Duration::days(i64::from(start.weekday().num_days_from_monday()));
+        return Some((monday, monday + Duration::days(6)));
+    }
+    Some((start, end))
 }
 
 /// Which side of an event a query asks about.
@@ -220,7 +238,7 @@ pub fn query_range(query: &str, now: DateTime<Utc>) -> Option<(DateTime<Utc>, Da
         .into_iter()
         .filter(|r| r.confidence >= 0.5)
         .find_map(|r| {
-            let (start, end) = (r.start?, r.end?);
+            let (start, end) = loose(&r)?;
             let at = |d: NaiveDate| Utc.from_utc_datetime(&d.and_hms_opt(0, 0, 0).unwrap_or_default());
             Some((at(start), at(end) + Duration::days(1)))
         })

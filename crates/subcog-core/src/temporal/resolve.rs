@@ -871,6 +871,9 @@ fn resolve(kind: Kind, g: &[String], anchor: NaiveDate, order: DateOrder, tense:
             let at = shift(anchor, unit, -n)?;
             match unit {
                 "day" => day(at, c),
+                // Weeks counted exactly ("two weeks ago", "a fortnight ago") land on a day,
+                // inside the week a looser reading names; "a couple of weeks" stays a week.
+                "week" if c >= 0.9 => day(at, c * 0.8),
                 "week" => week(at, c),
                 "weekend" => weekend(at, c),
                 "month" => month(at.year(), at.month(), c),
@@ -887,7 +890,7 @@ fn resolve(kind: Kind, g: &[String], anchor: NaiveDate, order: DateOrder, tense:
             if (kind == Kind::In && tense == Tense::Past) || matches!(g.first()?.as_str(), "a few" | "several") {
                 return None;
             }
-            let (n, _) = count(g.first()?)?;
+            let (n, exact) = count(g.first()?)?;
             let (unit, n) = match g.get(1)?.as_str() {
                 "fortnight" => ("week", n * 2),
                 other => (other, n),
@@ -895,6 +898,8 @@ fn resolve(kind: Kind, g: &[String], anchor: NaiveDate, order: DateOrder, tense:
             let at = shift(anchor, unit, n)?;
             match unit {
                 "day" => day(at, 0.6),
+                // "in a fortnight": the day fourteen days on, as "two weeks ago" (above).
+                "week" if exact >= 0.9 => day(at, 0.55),
                 "week" => week(at, 0.6),
                 "weekend" => weekend(at, 0.6),
                 "month" => month(at.year(), at.month(), 0.6),
