@@ -421,14 +421,15 @@ fn temporal_answers_hold_on_chats_the_rules_were_not_fitted_on() {
     // fix of "Easter Sunday egg hunt"), then tuned on (0.536). holdout4.json, a sixth
     // writer's, read once after that: 0.447 before, 0.455 after. holdout5.json, a seventh
     // writer's, read once on 2026-11-28 (0.610), then after weeks counted exactly were read
-    // as days (a rule written from holdout4's misses: holdout4 0.477, holdout5 0.617).
+    // as days and counts from a named day were read (rules written from holdout4's misses:
+    // holdout4 0.492, holdout5 0.617).
     for (file, questions, floor) in [
         ("dev.json", 118, 0.82),
         ("test.json", 118, 0.67),
         ("holdout.json", 132, 0.65),
         ("holdout2.json", 137, 0.62),
         ("holdout3.json", 140, 0.53),
-        ("holdout4.json", 132, 0.46),
+        ("holdout4.json", 132, 0.48),
         ("holdout5.json", 141, 0.60),
     ] {
         let path = dir.join(file);

@@ -413,6 +413,7 @@ pub fn resolve_all(text: &str, anchor: NaiveDate, order: DateOrder) -> Vec<Tempo
     }
     found.sort_by_key(|(s, _)| *s);
     relative_to_named(text, &mut found);
+    counted_from_named(text, &mut found);
     // "just <did>" only dates a text that names no time of its own.
     let dated = found
         .iter()
@@ -426,6 +427,65 @@ pub fn resolve_all(text: &str, anchor: NaiveDate, order: DateOrder) -> Vec<Tempo
 }
 
 type Resolved = (NaiveDate, NaiveDate, Granularity, f32);
+
+/// "two weeks before Halloween", "a week after Valentine's Day", "three days after the
+/// 14th": a count of days or weeks from the day named right after it, in place of that
+/// day's own reading. Without such a day ("two days before the deadline"), left.
+fn counted_from_named(text: &str, found: &mut Vec<(usize, TemporalRef)>) {
+    static COUNTED: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(&format!(r"(?i)\b{NUMBER}\s+(day|week|fortnight)s?\s+(before|after)\b")).expect("constant regex")
+    });
+    for caps in COUNTED.captures_iter(text) {
+        let (Some(whole), Some(n), Some(unit), Some(dir)) = (caps.get(0), caps.get(1), caps.get(2), caps.get(3)) else {
+            continue;
+        };
+        let Some((count, exact)) = count(&n.as_str().to_lowercase()) else {
+            continue;
+        };
+        // The day named right after "before"/"after" (a holiday's reading may hold the
+        // word itself: "before Christmas").
+        let Some((at, base)) = found
+            .iter()
+            .find(|(at, r)| {
+                let between = text.get(whole.end()..*at).unwrap_or("x").trim().to_lowercase();
+                *at >= dir.start()
+                    && (*at <= whole.end() || between.is_empty() || between == "the")
+                    && r.start.is_some()
+                    && r.granularity == Granularity::Day
+            })
+            .map(|(at, r)| (*at, r.clone()))
+        else {
+            continue;
+        };
+        let Some(day0) = base.start else {
+            continue;
+        };
+        let days = match unit.as_str().to_lowercase().as_str() {
+            "day" => count,
+            "week" => count * 7,
+            _ => count * 14,
+        };
+        let sign = if dir.as_str().eq_ignore_ascii_case("before") { -1 } else { 1 };
+        let Some((start, end, granularity, confidence)) =
+            day(day0 + Duration::days(sign * days), base.confidence.min(if exact >= 0.9 { 0.8 } else { 0.5 }))
+        else {
+            continue;
+        };
+        let (s, e) = (whole.start(), at + base.text.len());
+        found.retain(|(a, r)| *a >= e || *a + r.text.len() <= s);
+        found.push((
+            s,
+            TemporalRef {
+                text: text.get(s..e).unwrap_or_default().to_string(),
+                start: Some(start),
+                end: Some(end),
+                granularity,
+                confidence,
+            },
+        ));
+        found.sort_by_key(|(s, _)| *s);
+    }
+}
 
 /// "the Wednesday before", "the weekend before", "the day after" counted from the date the
 /// text named just before ("I start on the 5th of July, moving the weekend before"), in

@@ -860,3 +860,35 @@ fn days_counted_within_a_month_or_from_a_named_date() {
         day("2023-03-22")
     );
 }
+
+#[test]
+fn days_counted_from_a_named_day() {
+    // A count before or after the day named right after it (2026-11-28, from the misses of
+    // data/temporal-chats/holdout4; sentences of my own).
+    let all = |text: &str, anchor: &str| resolve_all(text, d(anchor), DateOrder::Mdy);
+    let first = |text: &str, anchor: &str| {
+        let r = all(text, anchor);
+        let r = r.first().unwrap_or_else(|| panic!("nothing in {text:?}"));
+        (r.start.unwrap_or_default(), r.end.unwrap_or_default())
+    };
+    let one = |text: &str, anchor: &str| {
+        let r = all(text, anchor);
+        assert_eq!(r.len(), 1, "{r:?}");
+        first(text, anchor)
+    };
+    let day = |s: &str| (d(s), d(s));
+    assert_eq!(
+        one("The bake sale is three days before Bonfire Night.", "2021-10-01"),
+        day("2021-11-02")
+    );
+    assert_eq!(
+        first("Her birthday is a week after Christmas Day, so we'll be back by then.", "2022-12-01"),
+        day("2023-01-01")
+    );
+    assert_eq!(
+        first("The audit closes two weeks after the 3rd of March.", "2024-02-01"),
+        day("2024-03-17")
+    );
+    // No day named after it: the count alone names nothing.
+    assert!(all("Freeze the branch two days before the release.", "2024-02-01").is_empty());
+}
