@@ -251,8 +251,9 @@ impl Subcog {
         {
             quarantine = crate::quarantine::hold_by_meaning(&mut memory, model, vector);
         }
+        let mut screened_now = None;
         if quarantine.is_none() && req.screen {
-            quarantine = self.screen_capture(scope, &mut memory);
+            (quarantine, screened_now) = self.screen_capture(scope, &mut memory);
         }
         let with = vectors.as_ref().map(|(model, v)| Vectors { model, vectors: v });
         let outcome = self.persist_insert(scope, std::slice::from_ref(&memory), with, false)?;
@@ -272,7 +273,15 @@ impl Subcog {
             InsertOutcome::DuplicateContent(id) | InsertOutcome::DuplicateId(id) => {
                 tracing::info!(memory_id = %id, "duplicate content; returning the existing memory");
                 let store = self.store_for_write(scope)?;
-                let existing = store.get(&id)?.ok_or(Error::NotFound { id: id.to_string() })?;
+                let mut existing = store.get(&id)?.ok_or(Error::NotFound { id: id.to_string() })?;
+                // The LLM read this text for the first time now and held it: the stored
+                // one (a hook's capture, never read) is held too.
+                if let Some(record) = &screened_now
+                    && crate::quarantine::screen::key(&existing) == record.hash
+                    && crate::quarantine::screen::hold(&mut existing, record).is_some()
+                {
+                    self.persist_update(scope, &existing, None)?;
+                }
                 // Why the stored one is held: the rules, else the judgement on this text's
                 // vector (the same text, when the content is the duplicate).
                 let by_meaning = || {

@@ -216,7 +216,12 @@ impl Subcog {
         }
         match req.status {
             // A status the user sets is theirs: `--status active` releases a quarantined one.
-            Some(s) => m.status = s,
+            Some(s) => {
+                if before.status == Status::Quarantined && s == Status::Active {
+                    self.screen_release(scope, &before);
+                }
+                m.status = s;
+            }
             // New text of an active memory is screened like a capture; a new summary is
             // read by the rules (it is injected too, and has no vector of its own).
             None if m.content_hash != before.content_hash => {

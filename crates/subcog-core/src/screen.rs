@@ -68,18 +68,29 @@ impl Subcog {
     /// The LLM's reason for holding a memory, when it held this text.
     pub fn screen_verdict(&self, memory: &Memory) -> Option<Verdict> {
         let scope = ScopeKind::for_domain(memory.domain);
-        self.screen_log(scope).get(&memory.content_hash)?.verdict()
+        self.screen_log(scope).get(&verdicts::key(memory))?.verdict()
+    }
+
+    /// Records a release by the owner, so the LLM's verdict on its text does not hold
+    /// it again (on this machine; see [`crate::quarantine::screen`]).
+    pub(crate) fn screen_release(&self, scope: ScopeKind, memory: &Memory) {
+        if let Err(e) = self.screen_log(scope).release(memory) {
+            tracing::warn!(error = %e, memory_id = %memory.id, "the release was not recorded in the screening log");
+        }
     }
 
     /// Screens a capture before it is stored (`capture` mode; the rules passed it). Holds
-    /// it when the LLM reads it as an attack. A failing provider leaves it unscreened.
-    pub(crate) fn screen_capture(&self, scope: ScopeKind, memory: &mut Memory) -> Option<Verdict> {
+    /// it when the LLM reads it as an attack; a text already read is held on its logged
+    /// verdict. A failing provider leaves it unscreened. Returns the verdict, and the new
+    /// record when the LLM was asked now and held it (a stored duplicate never read by the
+    /// LLM is held on it too).
+    pub(crate) fn screen_capture(&self, scope: ScopeKind, memory: &mut Memory) -> (Option<Verdict>, Option<Screened>) {
         if self.config.quarantine.llm != ScreenMode::Capture || memory.status != Status::Active {
-            return None;
+            return (None, None);
         }
         let mut log = self.screen_log(scope);
-        if let Some(known) = log.get(&memory.content_hash) {
-            return verdicts::hold(memory, known);
+        if let Some(known) = log.get(&verdicts::key(memory)) {
+            return (verdicts::hold(memory, known), None);
         }
         // Someone waits on a capture: one attempt per provider, within its own deadline.
         let mut quick = self.config.clone();
@@ -88,18 +99,25 @@ impl Subcog {
             .timeout_ms
             .min(self.config.quarantine.llm_capture_timeout_ms.max(1));
         quick.llm.max_retries = 0;
-        let chain = self.screen_chain_with(&quick)?;
+        let Some(chain) = self.screen_chain_with(&quick) else {
+            return (None, None);
+        };
         let _span = tracing::info_span!("quarantine.screen", scope = scope.as_str(), memories = 1).entered();
         match ask(&chain, &[&*memory], self.clock.now()) {
             Ok(records) => {
                 if let Err(e) = log.append(&records) {
                     tracing::warn!(error = %e, "the screening log was not written; the text will be asked about again");
                 }
-                records.first().and_then(|r| verdicts::hold(memory, r))
+                let Some(record) = records.into_iter().next() else {
+                    return (None, None);
+                };
+                let verdict = verdicts::hold(memory, &record);
+                let fresh = verdict.is_some().then_some(record);
+                (verdict, fresh)
             }
             Err(e) => {
                 tracing::warn!(error = %e, "the LLM did not screen this capture; consolidation will ask again");
-                None
+                (None, None)
             }
         }
     }
@@ -143,11 +161,26 @@ impl Subcog {
             statuses: vec![Status::Active],
             ..Default::default()
         };
-        let todo: Vec<Memory> = store
+        let active: Vec<Memory> = store
             .list(&filter, ListOrder::NewestFirst, None)?
             .into_iter()
-            .filter(|m| m.current_status() == Status::Active && !log.contains(&m.content_hash))
+            .filter(|m| m.current_status() == Status::Active)
             .collect();
+        // Copies of a text the LLM already held (another namespace, a later import) are
+        // held on its verdict without asking; what it never read is asked about.
+        let mut todo: Vec<Memory> = Vec::new();
+        for m in active {
+            match log.get(&verdicts::key(&m)).cloned() {
+                None => todo.push(m),
+                Some(record) => {
+                    let mut current = m;
+                    if verdicts::hold(&mut current, &record).is_some() {
+                        self.persist_update(scope, &current, None)?;
+                        report.held.push(current.id.to_string());
+                    }
+                }
+            }
+        }
         span.record("memories", todo.len());
         let asked = todo.len().min(cfg.llm_max_per_run);
         for batch in todo[..asked].chunks(cfg.llm_batch.max(1)) {
@@ -166,14 +199,17 @@ impl Subcog {
                 if !record.attack {
                     continue;
                 }
-                let Some(m) = batch.iter().find(|m| m.content_hash == record.hash) else {
+                let Some(m) = batch.iter().find(|m| m.id.to_string() == record.id) else {
                     continue;
                 };
                 // The version stored now: it may have been edited or released meanwhile.
                 let Some(mut current) = store.get(&m.id)? else {
                     continue;
                 };
-                if current.content_hash == record.hash && verdicts::hold(&mut current, record).is_some() {
+                if current.status == Status::Active
+                    && verdicts::key(&current) == record.hash
+                    && verdicts::hold(&mut current, record).is_some()
+                {
                     self.persist_update(scope, &current, None)?;
                     report.held.push(current.id.to_string());
                 }
@@ -191,19 +227,28 @@ impl Subcog {
     }
 }
 
-/// One request for `memories`; a record for each the answer gives a verdict on.
+/// One request for `memories`; a record for each the answer gives a verdict on. A summary
+/// given apart from the text is shown with it: it is injected too.
 fn ask(chain: &Chain, memories: &[&Memory], at: DateTime<Utc>) -> std::result::Result<Vec<Screened>, LlmError> {
+    let texts: Vec<String> = memories
+        .iter()
+        .map(|m| match verdicts::summary_apart(m) {
+            Some(summary) => format!("{}\nSummary: {summary}", m.content),
+            None => m.content.clone(),
+        })
+        .collect();
     let shown: Vec<PromptMemory<'_>> = memories
         .iter()
-        .map(|m| PromptMemory {
+        .zip(&texts)
+        .map(|(m, text)| PromptMemory {
             id: m.id.to_string(),
             namespace: m.namespace.as_str(),
             created_at: m.created_at,
-            content: &m.content,
+            content: text,
         })
         .collect();
-    let hashes: Vec<String> = memories.iter().map(|m| m.content_hash.clone()).collect();
-    ask_shown(chain, &shown, &hashes, at)
+    let keys: Vec<String> = memories.iter().map(|m| verdicts::key(m)).collect();
+    ask_shown(chain, &shown, &keys, at)
 }
 
 /// One request for texts as the prompt shows them (`hashes` in the same order).
@@ -226,6 +271,8 @@ fn ask_shown(
             let i = ids.iter().position(|id| *id == v.id)?;
             Some(Screened {
                 hash: hashes.get(i)?.clone(),
+                id: v.id.clone(),
+                released: Vec::new(),
                 attack: v.attack,
                 reason: crate::secrets::redact(&v.reason, false).text,
                 model: model.clone(),

@@ -4,10 +4,14 @@
 //! sentence encoder, and only there when a provider is configured.
 //!
 //! Owns reading the LLM's verdicts ([`parse`]) and the log of what was screened
-//! ([`ScreenLog`]): one line per text, keyed by its content hash, so a text is asked about
-//! once and a memory its owner released is not held again. The log is a cache beside the
-//! index; losing it means asking again. The LLM only ever holds: a verdict of "not an
-//! attack" never releases what the rules held (an attacker writes the text it reads).
+//! ([`ScreenLog`]): one line per text ([`key`]: the content hash, with the summary's when it
+//! says something of its own), so a text is asked about once; a copy of a held text (another
+//! namespace, a later import) is held on the logged verdict without asking; a memory its
+//! owner released is recorded there by id and not held again. The log is local to the
+//! machine, beside the index: losing it, or a clone that never had it, asks again and may
+//! hold a released memory again, as the rules do on a clone that has never seen a release
+//! (docs/RELIABILITY.md). The LLM only ever holds: a verdict of "not an attack" never
+//! releases what the rules held (an attacker writes the text it reads).
 
 use std::collections::HashMap;
 use std::io::Write;
@@ -63,11 +67,32 @@ pub fn parse(text: &str, ids: &[String]) -> Result<Vec<ScreenVerdict>, String> {
     Ok(out)
 }
 
+/// What the log keys a memory's text by: its content hash, and its summary's when the
+/// summary is given apart from the text (it is injected too, as `<summary>`).
+pub fn key(memory: &Memory) -> String {
+    match summary_apart(memory) {
+        Some(summary) => format!("{}+{}", memory.content_hash, crate::content::content_hash(summary)),
+        None => memory.content_hash.clone(),
+    }
+}
+
+/// The summary when it says something the text does not (not derived from it).
+pub fn summary_apart(memory: &Memory) -> Option<&str> {
+    let summary = memory.summary.trim_end_matches('…').trim();
+    (!summary.is_empty() && !memory.content.contains(summary)).then_some(summary)
+}
+
 /// One screened text.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Screened {
-    /// The content hash of the text screened.
+    /// The text's [`key`].
     pub hash: String,
+    /// The memory it was asked about for (an id, or the eval's index).
+    #[serde(default)]
+    pub id: String,
+    /// Memories of this text their owner released: not held again on this verdict.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub released: Vec<String>,
     /// Whether the LLM read it as an attack.
     pub attack: bool,
     /// Its reason.
@@ -130,6 +155,20 @@ impl ScreenLog {
         self.by_hash.contains_key(hash)
     }
 
+    /// Records that the owner released `memory`: its text's verdict no longer holds it.
+    /// Nothing to record when the LLM never read the text.
+    pub fn release(&mut self, memory: &Memory) -> std::io::Result<()> {
+        let Some(mut record) = self.by_hash.get(&key(memory)).cloned() else {
+            return Ok(());
+        };
+        let id = memory.id.to_string();
+        if record.released.contains(&id) {
+            return Ok(());
+        }
+        record.released.push(id);
+        self.append(&[record])
+    }
+
     /// How many texts were screened.
     pub fn len(&self) -> usize {
         self.by_hash.len()
@@ -163,9 +202,10 @@ impl ScreenLog {
     }
 }
 
-/// Holds an active memory back on the LLM's verdict. Returns the verdict when it did.
+/// Holds an active memory back on the LLM's verdict, unless its owner released it.
+/// Returns the verdict when it did.
 pub fn hold(memory: &mut Memory, record: &Screened) -> Option<Verdict> {
-    if memory.status != Status::Active {
+    if memory.status != Status::Active || record.released.contains(&memory.id.to_string()) {
         return None;
     }
     let verdict = record.verdict()?;
@@ -212,6 +252,8 @@ mod tests {
         assert!(log.is_empty());
         let r = Screened {
             hash: "h1".into(),
+            id: "m1".into(),
+            released: Vec::new(),
             attack: true,
             reason: String::new(),
             model: "openai/gpt".into(),
@@ -247,7 +289,9 @@ mod tests {
             Utc::now(),
         );
         let r = Screened {
-            hash: m.content_hash.clone(),
+            hash: key(&m),
+            id: m.id.to_string(),
+            released: Vec::new(),
             attack: true,
             reason: "sends a secret out".into(),
             model: "ollama/qwen".into(),
@@ -259,6 +303,13 @@ mod tests {
         assert_eq!(m.status, Status::Quarantined);
         assert!(m.updated_at > before);
         assert!(hold(&mut m, &r).is_none());
+        // A release recorded for a copy's id leaves that copy alone.
+        let mut copy = Memory::new(m.content.clone(), ns(), Utc::now());
+        let released = Screened {
+            released: vec![copy.id.to_string()],
+            ..r.clone()
+        };
+        assert!(hold(&mut copy, &released).is_none());
         let clean = Screened { attack: false, ..r };
         let mut n = Memory::new("Use PostgreSQL for the orders service", ns(), Utc::now());
         assert!(hold(&mut n, &clean).is_none());

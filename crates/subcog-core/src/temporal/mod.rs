@@ -178,7 +178,14 @@ fn whole_expression(text: &str, now: DateTime<Utc>) -> Option<(NaiveDate, NaiveD
 fn loose(r: &resolve::TemporalRef) -> Option<(NaiveDate, NaiveDate)> {
     let (start, end) = (r.start?, r.end?);
     let words = r.text.to_lowercase();
-    if r.granularity == resolve::Granularity::Day && (words.contains("week") || words.contains("fortnight")) {
+    // Only weeks counted from now ("two weeks ago", "in a fortnight"): "Tuesday week", "a
+    // week today" and "a week ago yesterday" name one day however they are asked.
+    let counted = (words.contains("week") || words.contains("fortnight"))
+        && !words.contains("day")
+        && !["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+            .iter()
+            .any(|d| words.contains(d));
+    if r.granularity == resolve::Granularity::Day && counted {
         let monday = start - Duration::days(i64::from(start.weekday().num_days_from_monday()));
         return Some((monday, monday + Duration::days(6)));
     }
@@ -310,6 +317,8 @@ mod tests {
         // 2023-05-17 is a Wednesday.
         assert_eq!(range("what did we decide last Friday"), r("2023-05-12", "2023-05-13"));
         assert_eq!(range("the outage two weeks ago"), r("2023-05-01", "2023-05-08"));
+        // Weeks counted from now are asked loosely; a day they name is a day.
+        assert_eq!(range("what is due a week today"), r("2023-05-24", "2023-05-25"));
         assert_eq!(range("what happened recently"), None);
     }
 

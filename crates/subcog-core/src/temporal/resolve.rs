@@ -465,10 +465,15 @@ fn counted_from_named(text: &str, found: &mut Vec<(usize, TemporalRef)>) {
             "week" => count * 7,
             _ => count * 14,
         };
-        let sign = if dir.as_str().eq_ignore_ascii_case("before") { -1 } else { 1 };
-        let Some((start, end, granularity, confidence)) =
-            day(day0 + Duration::days(sign * days), base.confidence.min(if exact >= 0.9 { 0.8 } else { 0.5 }))
-        else {
+        let sign = if dir.as_str().eq_ignore_ascii_case("before") {
+            -1
+        } else {
+            1
+        };
+        let Some((start, end, granularity, confidence)) = day(
+            day0 + Duration::days(sign * days),
+            base.confidence.min(if exact >= 0.9 { 0.8 } else { 0.5 }),
+        ) else {
             continue;
         };
         let (s, e) = (whole.start(), at + base.text.len());

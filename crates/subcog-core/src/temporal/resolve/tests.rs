@@ -882,7 +882,10 @@ fn days_counted_from_a_named_day() {
         day("2021-11-02")
     );
     assert_eq!(
-        first("Her birthday is a week after Christmas Day, so we'll be back by then.", "2022-12-01"),
+        first(
+            "Her birthday is a week after Christmas Day, so we'll be back by then.",
+            "2022-12-01"
+        ),
         day("2023-01-01")
     );
     assert_eq!(
