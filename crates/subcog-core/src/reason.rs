@@ -52,14 +52,7 @@ impl Subcog {
             let _s = tracing::debug_span!("reasoning.resolve_temporal").entered();
             answer::offline(question, &memories, now)
         };
-        let chain = match llm {
-            LlmMode::Off => None,
-            LlmMode::Auto => self.llm_chain("auto")?,
-            LlmMode::Required => Some(self.llm_chain("auto")?.ok_or(Error::Disabled {
-                what: "an LLM provider (--llm required)",
-                key: "llm.provider / an API key",
-            })?),
-        };
+        let chain = self.llm_chain_for(llm)?;
         let result = match (chain, memories.is_empty()) {
             (Some(chain), false) => {
                 let _s = tracing::info_span!("reasoning.synthesize", provider = chain.name()).entered();

@@ -230,6 +230,19 @@ impl Subcog {
         self.llm_chain_with(requested, &self.config)
     }
 
+    /// The chain a `--llm off|auto|required` request gets: none, the configured one when
+    /// available, or the configured one or an error.
+    pub fn llm_chain_for(&self, mode: crate::model::LlmMode) -> Result<Option<crate::llm::chain::Chain>> {
+        match mode {
+            crate::model::LlmMode::Off => Ok(None),
+            crate::model::LlmMode::Auto => self.llm_chain("auto"),
+            crate::model::LlmMode::Required => Ok(Some(self.llm_chain("auto")?.ok_or(Error::Disabled {
+                what: "an LLM provider (--llm required)",
+                key: "llm.provider / an API key",
+            })?)),
+        }
+    }
+
     /// [`Self::llm_chain`] with other provider settings (a shorter timeout for a request
     /// a user waits on).
     pub(crate) fn llm_chain_with(&self, requested: &str, config: &Config) -> Result<Option<crate::llm::chain::Chain>> {

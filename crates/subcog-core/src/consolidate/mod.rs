@@ -201,17 +201,9 @@ impl Subcog {
                 reason,
             });
         }
-        // Before the plan: what the LLM holds in quarantine is no longer active, so it
-        // takes no part in the run.
-        // One chain for the run, so its caps count every call of it.
-        let chain = match opts.llm {
-            LlmMode::Off => None,
-            LlmMode::Auto => self.llm_chain("auto")?,
-            LlmMode::Required => Some(self.llm_chain("auto")?.ok_or(Error::Disabled {
-                what: "an LLM provider (--llm required)",
-                key: "llm.provider / an API key",
-            })?),
-        };
+        // One chain for the run, so its caps count every call of it. Before the plan:
+        // what the LLM holds in quarantine is no longer active and takes no part in it.
+        let chain = self.llm_chain_for(opts.llm)?;
         let screened = match &chain {
             Some(chain) if self.config.quarantine.llm != crate::config::ScreenMode::Off => {
                 Some(self.screen_scope(scope, chain)?)
