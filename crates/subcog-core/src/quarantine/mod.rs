@@ -70,12 +70,8 @@ pub fn hold(memory: &mut Memory) -> Option<Verdict> {
     }
     // The summary is injected too (`<summary>`): a summary given apart from the text, one
     // the text does not contain, is read as well.
-    let summary = memory.summary.trim_end_matches('…').trim();
-    let verdict = assess(&memory.content).or_else(|| {
-        (!summary.is_empty() && !memory.content.contains(summary))
-            .then(|| assess(&memory.summary))
-            .flatten()
-    })?;
+    let verdict =
+        assess(&memory.content).or_else(|| screen::summary_apart(memory).and_then(|_| assess(&memory.summary)))?;
     tracing::info!(id = %memory.id, reasons = %verdict.summary(), "memory quarantined");
     mark(memory);
     Some(verdict)
