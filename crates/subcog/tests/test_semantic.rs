@@ -538,3 +538,13 @@ fn supersession_on_a_ninth_writers_set_keeps_its_floors() {
     let v = supersession_floors("supersession-holdout8", 636, &[("holdout8", 0.95, 0.62)]);
     supersession_links(&v, "holdout8", 2, 0.91);
 }
+
+#[test]
+fn supersession_on_a_tenth_writers_set_keeps_its_floors() {
+    // data/supersession-holdout9: a tenth writer (a water utility), read once on 2026-11-28
+    // and never tuned on: 0.967 / 0.446, 8 wrong targets (two chains linked A -> C, three
+    // restatements of a newer note merged into it), store-level 0.756
+    // (docs/CONSOLIDATION.md).
+    let v = supersession_floors("supersession-holdout9", 636, &[("holdout9", 0.95, 0.43)]);
+    supersession_links(&v, "holdout9", 8, 0.74);
+}

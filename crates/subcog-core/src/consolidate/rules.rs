@@ -7,6 +7,7 @@ use std::collections::BTreeSet;
 
 use chrono::{DateTime, Duration, Utc};
 
+use super::supersede::cues;
 use super::terms::{jaccard, sentences};
 use crate::config::ConsolidationConfig;
 use crate::model::{Domain, Memory};
@@ -33,8 +34,11 @@ pub fn exclusion(m: &Memory, cfg: &ConsolidationConfig, now: DateTime<Utc>) -> O
 }
 
 /// Near-duplicate pairs `(newer, older, similarity)`: same namespace and domain, tag
-/// overlap and content similarity above the thresholds; each older memory merges once,
-/// into the newest duplicate.
+/// overlap and content similarity above the thresholds, and a newer that does not say it
+/// stands beside the older (adds, keeps, rejects: [`cues::beside`]; at 0.8 similarity
+/// "Pact tests added between berthbook and notifyr too" is no duplicate of "Pact tests run
+/// between berthbook and fareengine"); each older memory merges once, into the newest
+/// duplicate.
 pub fn merges(
     ms: &[&Memory],
     similarity: &dyn Fn(usize, usize) -> Option<f32>,
@@ -53,7 +57,12 @@ pub fn merges(
             (b, a)
         };
         let (n, o) = (ms[newer], ms[older]);
-        if n.namespace != o.namespace || n.domain != o.domain || exclusion(o, cfg, now).is_some() || !n.is_live() {
+        if n.namespace != o.namespace
+            || n.domain != o.domain
+            || exclusion(o, cfg, now).is_some()
+            || !n.is_live()
+            || cues::beside(&n.content, &o.content)
+        {
             continue;
         }
         let Some(sim) = similarity(newer, older) else { continue };

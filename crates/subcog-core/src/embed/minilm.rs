@@ -7,9 +7,9 @@ use std::sync::OnceLock;
 
 use candle_core::{DType, Device, Tensor};
 use candle_nn::VarBuilder;
-use candle_transformers::models::bert::{BertModel, Config, HiddenAct};
 use tokenizers::{PaddingParams, PaddingStrategy, Tokenizer, TruncationParams, TruncationStrategy};
 
+use super::bert::{Bert, Config};
 use super::install::{MINILM_ID, verify_quick};
 use super::{EmbedError, Embedder, EmbeddingModel};
 use subcog_encoder::Encoder;
@@ -29,7 +29,7 @@ const FAST_BATCH_TOKENS: usize = 256;
 pub struct MiniLm {
     /// candle's model, for batches and long texts; loaded on first use, because copying its
     /// 90 MB of weights is most of a load and a hook or a query never needs it.
-    model: OnceLock<Result<BertModel, String>>,
+    model: OnceLock<Result<Bert, String>>,
     config: Config,
     /// The single-text path, when this CPU supports it.
     fast: Option<Encoder>,
@@ -57,10 +57,9 @@ impl MiniLm {
         };
         let config_text =
             std::fs::read_to_string(dir.join("config.json")).map_err(|e| corrupt(format!("config.json: {e}")))?;
-        let mut config: Config =
-            serde_json::from_str(&config_text).map_err(|e| corrupt(format!("config.json: {e}")))?;
-        // sentence-transformers uses the exact (erf) GELU; keep it whatever the config says.
-        config.hidden_act = HiddenAct::Gelu;
+        // `bert` uses the exact (erf) GELU, as sentence-transformers does, whatever the
+        // config's `hidden_act` says.
+        let config: Config = serde_json::from_str(&config_text).map_err(|e| corrupt(format!("config.json: {e}")))?;
         let tokenizer_span = tracing::debug_span!("embed.load_tokenizer").entered();
         let mut tokenizer =
             Tokenizer::from_file(dir.join("tokenizer.json")).map_err(|e| corrupt(format!("tokenizer.json: {e}")))?;
@@ -121,7 +120,7 @@ impl MiniLm {
     }
 
     /// candle's model, loaded on first use.
-    fn bert(&self) -> Result<&BertModel, EmbedError> {
+    fn bert(&self) -> Result<&Bert, EmbedError> {
         let loaded = self.model.get_or_init(|| {
             let _span = tracing::info_span!("embed.load_batch_model").entered();
             let weights = self.dir.join("model.safetensors");
@@ -129,7 +128,7 @@ impl MiniLm {
             #[allow(unsafe_code)]
             let vb = unsafe { VarBuilder::from_mmaped_safetensors(&[weights], DType::F32, &self.device) }
                 .map_err(|e| format!("model.safetensors: {e}"))?;
-            BertModel::load(vb, &self.config).map_err(|e| format!("weights: {e}"))
+            Bert::load(vb, &self.config).map_err(|e| format!("weights: {e}"))
         });
         loaded.as_ref().map_err(|message| EmbedError::Corrupt {
             path: self.dir.clone(),
@@ -150,11 +149,7 @@ impl MiniLm {
         }
         let ids = Tensor::from_vec(ids, (n, len), &self.device).map_err(|e| err(&e))?;
         let mask = Tensor::from_vec(mask, (n, len), &self.device).map_err(|e| err(&e))?;
-        let type_ids = ids.zeros_like().map_err(|e| err(&e))?;
-        let hidden = self
-            .bert()?
-            .forward(&ids, &type_ids, Some(&mask))
-            .map_err(|e| err(&e))?;
+        let hidden = self.bert()?.forward(&ids, &mask).map_err(|e| err(&e))?;
         // Mean over real tokens: sum(hidden * mask) / sum(mask), then unit length.
         let mask = mask
             .to_dtype(DType::F32)

@@ -5,6 +5,8 @@
 //! other module uses. Installing model files is `embed::install`'s job; searching vectors
 //! is `vector`'s.
 
+#[cfg(feature = "embed-minilm")]
+mod bert;
 pub mod install;
 #[cfg(feature = "embed-minilm")]
 mod minilm;

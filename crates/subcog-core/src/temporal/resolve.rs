@@ -181,6 +181,16 @@ static PATTERNS: LazyLock<Vec<(Kind, Regex)>> = LazyLock::new(|| {
             Kind::Holiday,
             r"\b(christmas day|christmas eve|boxing day|new year['’]?s eve|new year['’]?s day|hogmanay|halloween|valentine['’]?s day|bonfire night|guy fawkes night|st\.? patrick['’]?s day|independence day|juneteenth|veterans['’]? day|good friday|holy saturday|maundy thursday|palm sunday|ash wednesday|shrove tuesday|pancake day|mothering sunday|easter (?:sunday|monday|day)|whit (?:sunday|monday)|whitsun|pentecost|martin luther king(?: jr\.?)? day|mlk day|presidents['’]? day|president['’]s day|mother['’]?s day|father['’]?s day|memorial day|(?:early may|may|spring|summer|august) bank holiday|bank holiday monday|labou?r day|columbus day|remembrance sunday|thanksgiving|(?:(?:over|at|for|on|before|after|since|until|by|this|last|next)\s+)(?:christmas|easter)(?:\s+(?:eve|day|sunday|monday))?)\b".into(),
         ),
+        // "Tuesday last week", "Monday next week", "next week Friday": that day of that
+        // Monday-to-Sunday week (before "last week" and "Tuesday week" take their words).
+        p(
+            Kind::WeekdayOfWeek,
+            format!(r"\b{WEEKDAY}\s+(?:of\s+)?(last|next|this)\s+week\b"),
+        ),
+        p(
+            Kind::WeekdayOfWeek,
+            format!(r"\b(last|next|this)\s+week(?:\s+on|,)?\s+{WEEKDAY}\b"),
+        ),
         // "Tuesday week", "a week on Tuesday": the Tuesday after the coming one (British).
         p(
             Kind::WeekOn,
@@ -328,6 +338,7 @@ enum Kind {
     NthOf,
     OrdinalOfMonth,
     WeekOn,
+    WeekdayOfWeek,
     WeekFromDay,
     MonthPart,
     ShortYear,
@@ -876,6 +887,20 @@ fn resolve(kind: Kind, g: &[String], anchor: NaiveDate, order: DateOrder, tense:
             let wd = weekday(g.first().filter(|w| !w.is_empty()).or(g.get(1))?)?;
             day(first_after(anchor, wd) + Duration::days(7), 0.75)
         }
+        Kind::WeekdayOfWeek => {
+            let wd = g.iter().find_map(|w| weekday(w))?;
+            let weeks = match g
+                .iter()
+                .find(|w| matches!(w.as_str(), "last" | "next" | "this"))?
+                .as_str()
+            {
+                "last" => -7,
+                "next" => 7,
+                _ => 0,
+            };
+            let monday = week_of(anchor) + Duration::days(weeks);
+            day(monday + Duration::days(i64::from(wd.num_days_from_monday())), 0.85)
+        }
         Kind::WeekFromDay => {
             let ago = g.first().is_some_and(|a| !a.is_empty());
             let days = match g.get(1)?.as_str() {
@@ -1173,13 +1198,14 @@ fn ruled_out(kind: Kind, written: &str, before: &str, after: &str, tense: Tense)
             DURATION_BEFORE.contains(&prev.as_str())
                 || (tense != Tense::Future && DURATION_VERB.is_match(sentence_end(before)))
         }
-        // "every Monday", "each Friday": a schedule, not a date.
+        // "every Monday", "each Friday", "every Tuesday and Thursday": a schedule, not a date.
         // "Monday.com" is a product.
         // "Tuesday, 12 September 2023": the date says which Tuesday.
         // "Tuesday nights at the hall": a schedule.
         Kind::BareWeekday => {
             prev == "every"
                 || prev == "each"
+                || SCHEDULE_BEFORE.is_match(before)
                 || ["nights", "mornings", "evenings", "afternoons"].contains(&next.as_str())
                 || DATE_AFTER_WEEKDAY.is_match(after)
                 || after
@@ -1189,6 +1215,15 @@ fn ruled_out(kind: Kind, written: &str, before: &str, after: &str, tense: Tense)
         _ => false,
     }
 }
+
+/// A schedule's earlier days right before a weekday: "every Tuesday and", "each Monday,
+/// Wednesday or".
+static SCHEDULE_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&format!(
+        r"(?i)\b(?:every|each)\s+{WEEKDAY}(?:\s*,\s*{WEEKDAY})*\s*(?:,|and|or|&)\s*(?:on\s+)?$"
+    ))
+    .expect("constant regex")
+});
 
 /// A calendar date right after a weekday ("Tuesday, 12 September 2023", "Fri, March 3").
 static DATE_AFTER_WEEKDAY: LazyLock<Regex> = LazyLock::new(|| {

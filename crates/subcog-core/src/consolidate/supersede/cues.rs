@@ -39,17 +39,24 @@ pub static RESOLVE: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
-/// An addition beside what stands: added, also, another, extra, alongside.
+/// An addition beside what stands: added, also, another, extra, alongside, "… too." ("too
+/// many", "too noisy" say how much, not what else).
 pub static ADD: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)\b(added|also|as well|another|extra|additional|second|third|alongside|next to|plus|too)\b")
-});
-
-/// The old choice kept: keeping, stayed with, sticking with, still, renewed, no change.
-pub static KEPT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(keep(s|ing)?|kept|stay(s|ed|ing)?|sticking|stick with|still|no change|renewed|remains?|good enough|not worth)\b",
+        r"(?i)\b(?:(added|also|as well|another|extra|additional(ly)?|in addition|second|third|alongside|next to|plus)\b|too\s*(?:[.,;:!?()—-]|$))",
     )
 });
+
+/// Words of a choice kept, "still" aside.
+const KEPT_WORDS: &str =
+    r"keep(s|ing)?|kept|stay(s|ed|ing)?|sticking|stick with|no change|renewed|remains?|good enough|not worth";
+
+/// The old choice kept: keeping, stayed with, sticking with, still, renewed, no change.
+pub static KEPT: LazyLock<Regex> = LazyLock::new(|| re(&format!(r"(?i)\b({KEPT_WORDS}|still)\b")));
+
+/// The old choice kept, without "still" (which as often says what is left of a change:
+/// "still SES + MJML templates", "still blocked on the certificate").
+static KEPT_CHOICE: LazyLock<Regex> = LazyLock::new(|| re(&format!(r"(?i)\b({KEPT_WORDS})\b")));
 
 /// A change proposed and refused.
 pub static REJECT: LazyLock<Regex> = LazyLock::new(|| {
@@ -71,6 +78,15 @@ pub static NEGATION: LazyLock<Regex> = LazyLock::new(|| {
 
 /// A memory in the first person (a user's own facts).
 pub static FIRST_PERSON: LazyLock<Regex> = LazyLock::new(|| re(r"\b(I|my|I'm|I've|My)\b"));
+
+/// The newer memory says it stands beside the older, not in its place: it adds, keeps the
+/// old choice ("still" aside) or rejects a change, in words the older does not use itself ("Pact tests
+/// added between berthbook and notifyr too" beside "… between berthbook and fareengine").
+pub fn beside(newer: &str, older: &str) -> bool {
+    [&*ADD, &*KEPT_CHOICE, &*REJECT]
+        .into_iter()
+        .any(|r| r.is_match(newer) && !r.is_match(older))
+}
 
 /// The cue words found, for explanations.
 pub fn named(text: &str) -> Vec<&'static str> {
@@ -104,5 +120,44 @@ mod tests {
             assert!(KEPT.is_match(text), "{text}");
         }
         assert!(!KEPT.is_match("Internal service calls are gRPC going forward."));
+    }
+
+    #[test]
+    fn too_adds_at_the_end_of_a_clause_only() {
+        for text in [
+            "Pact contract tests added between berthbook and notifyr too.",
+            "go.mod says go 1.22, CI image too",
+            "Critical alerts additionally page the on-call.",
+            "Screen reader labels done for the booking flow too (PR 88).",
+        ] {
+            assert!(ADD.is_match(text), "{text}");
+        }
+        for text in [
+            "3x produced too many false flags",
+            "8% was too noisy in head seas",
+            "Tomorrow's standup moved to 10:00",
+        ] {
+            assert!(!ADD.is_match(text), "{text}");
+        }
+        assert!(beside(
+            "Kiosk checkout is also live at 3 more sites.",
+            "Kiosk checkout is live at 12 sites."
+        ));
+        assert!(!beside(
+            "Kiosk checkout is also live at 3 sites.",
+            "Kiosk checkout is also live at 12 sites."
+        ));
+        assert!(!beside(
+            "Kiosk checkout is live at 15 sites.",
+            "Kiosk checkout is live at 12 sites."
+        ));
+        assert!(beside(
+            "Discussed ULIDs for keys. UUIDv4 kept.",
+            "wattledger uses UUIDv4 keys."
+        ));
+        assert!(!beside(
+            "Delay emails go out from reise@; still SES.",
+            "Delay emails go out from noreply@ via SES."
+        ));
     }
 }

@@ -537,6 +537,20 @@ fn forms_other_writers_use() {
         day("2024-03-11")
     );
     assert_eq!(one("It ships a week from today", "2024-03-06"), day("2024-03-13"));
+    // A weekday of last, this or next week (2026-11-28, from the misses of
+    // data/temporal-resolution-holdout4): that day of that Monday-to-Sunday week.
+    assert_eq!(
+        one("The index was rebuilt Thursday last week", "2024-03-06"),
+        day("2024-02-29")
+    );
+    assert_eq!(one("Demo is on Monday next week.", "2024-03-06"), day("2024-03-11"));
+    assert_eq!(one("next week on Sunday we fly", "2024-03-06"), day("2024-03-17"));
+    assert_eq!(one("Friday this week works for me", "2024-03-06"), day("2024-03-08"));
+    assert_eq!(one("see you Tuesday week", "2024-03-06"), day("2024-03-19"));
+    // The days of a schedule after the first: "every Monday and Wednesday".
+    assert!(all("Backups run every Monday and Wednesday at 2am", "2024-03-06").is_empty());
+    assert!(all("Standup is each Tuesday, Thursday or Friday", "2024-03-06").is_empty());
+    assert_eq!(one("We shipped every fix on Friday", "2024-03-06"), day("2024-03-01"));
     assert_eq!(
         one("We'll talk in a couple of weeks", "2024-03-06"),
         (d("2024-03-18"), d("2024-03-24"))
