@@ -57,18 +57,17 @@ pub fn merges(
             (b, a)
         };
         let (n, o) = (ms[newer], ms[older]);
-        if n.namespace != o.namespace
-            || n.domain != o.domain
-            || exclusion(o, cfg, now).is_some()
-            || !n.is_live()
-            || cues::beside(&n.content, &o.content)
-        {
+        if n.namespace != o.namespace || n.domain != o.domain || exclusion(o, cfg, now).is_some() || !n.is_live() {
             continue;
         }
         let Some(sim) = similarity(newer, older) else { continue };
         let tags_a: BTreeSet<&String> = n.tags.iter().collect();
         let tags_b: BTreeSet<&String> = o.tags.iter().collect();
-        if sim > cfg.merge_similarity && jaccard(&tags_a, &tags_b) > cfg.merge_tag_overlap {
+        // The cue words last: their regexes only for pairs that would merge otherwise.
+        if sim > cfg.merge_similarity
+            && jaccard(&tags_a, &tags_b) > cfg.merge_tag_overlap
+            && !cues::beside(&n.content, &o.content)
+        {
             found.push((newer, older, sim));
         }
     }

@@ -57,6 +57,9 @@ impl Bert {
     /// Reads the weights (`embeddings.*`, `encoder.layer.N.*`).
     pub fn load(vb: VarBuilder, c: &Config) -> Result<Self> {
         let h = c.hidden_size;
+        if c.num_attention_heads == 0 || !h.is_multiple_of(c.num_attention_heads) {
+            candle_core::bail!("{h} hidden units do not split into {} heads", c.num_attention_heads);
+        }
         let norm = |vb: VarBuilder| layer_norm(h, c.layer_norm_eps, vb);
         let e = vb.pp("embeddings");
         let blocks = (0..c.num_hidden_layers)
@@ -75,9 +78,6 @@ impl Bert {
                 })
             })
             .collect::<Result<Vec<_>>>()?;
-        if c.num_attention_heads == 0 || !h.is_multiple_of(c.num_attention_heads) {
-            candle_core::bail!("{h} hidden units do not split into {} heads", c.num_attention_heads);
-        }
         Ok(Bert {
             words: embedding(c.vocab_size, h, e.pp("word_embeddings"))?,
             positions: embedding(c.max_position_embeddings, h, e.pp("position_embeddings"))?,

@@ -27,8 +27,9 @@ const FAST_BATCH_TOKENS: usize = 256;
 
 /// The default embedder.
 pub struct MiniLm {
-    /// candle's model, for batches and long texts; loaded on first use, because copying its
-    /// 90 MB of weights is most of a load and a hook or a query never needs it.
+    /// The BERT on candle's tensors (`bert`), for a CPU `subcog-encoder` does not run on:
+    /// loaded with the model there, else only when asked for (copying its 90 MB of weights
+    /// is most of a load).
     model: OnceLock<Result<Bert, String>>,
     config: Config,
     /// The single-text path, when this CPU supports it.

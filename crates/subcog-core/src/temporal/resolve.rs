@@ -1205,7 +1205,7 @@ fn ruled_out(kind: Kind, written: &str, before: &str, after: &str, tense: Tense)
         Kind::BareWeekday => {
             prev == "every"
                 || prev == "each"
-                || SCHEDULE_BEFORE.is_match(before)
+                || SCHEDULE_BEFORE.is_match(sentence_end(before))
                 || ["nights", "mornings", "evenings", "afternoons"].contains(&next.as_str())
                 || DATE_AFTER_WEEKDAY.is_match(after)
                 || after
