@@ -51,6 +51,7 @@ pub mod timestamp;
 pub mod transfer;
 pub mod vector;
 pub mod verify;
+pub mod withhold;
 
 pub use error::{Error, Result, ValidationError};
 pub use service::{ScopeKind, Subcog};

@@ -235,6 +235,11 @@ impl Subcog {
             }
             None => {}
         }
+        if req.status == Some(Status::Active) {
+            // The owner vouches for this text: hooks inject it whatever its learned score
+            // (`[quarantine] context_bar`), on this machine.
+            self.vouch(&m)?;
+        }
         if req.not_superseded {
             let Some(newer) = m.superseded_by.take() else {
                 return Err(ValidationError::UnknownValue {

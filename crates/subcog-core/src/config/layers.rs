@@ -278,6 +278,7 @@ fn validate(config: &Config, entries: &BTreeMap<String, (Value, Source)>) -> Res
         ("retention.warm_threshold", t.warm_threshold),
         ("retention.archive_threshold", t.archive_threshold),
         ("retention.default_namespace_weight", t.default_namespace_weight),
+        ("quarantine.context_bar", config.quarantine.context_bar),
     ] {
         if !(0.0..=1.0).contains(&v) {
             return Err(fail(key, "must be between 0 and 1"));

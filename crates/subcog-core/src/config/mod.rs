@@ -681,6 +681,10 @@ pub struct QuarantineConfig {
     /// How long a capture waits for the LLM's verdict, in milliseconds (one attempt;
     /// past it the capture is stored unscreened and consolidation asks again).
     pub llm_capture_timeout_ms: u64,
+    /// The learned judgement's score from which a live memory is left out of what hooks
+    /// inject (session context, prompt recall), though recall still finds it: a stricter
+    /// bar than quarantine's, since injection is where an attack acts. 1 turns it off.
+    pub context_bar: f32,
 }
 
 impl Default for QuarantineConfig {
@@ -690,6 +694,7 @@ impl Default for QuarantineConfig {
             llm_batch: 8,
             llm_max_per_run: 200,
             llm_capture_timeout_ms: 8000,
+            context_bar: crate::quarantine::meaning::CONTEXT_BAR,
         }
     }
 }

@@ -106,6 +106,9 @@ pub struct SessionContext {
     pub included: Vec<Included>,
     /// Candidates left out for the budget or the per-namespace cap.
     pub omitted: usize,
+    /// Live memories left out because they read like instructions to the agent
+    /// (`[quarantine] context_bar`; [`crate::withhold`]), by id.
+    pub withheld: Vec<String>,
     /// Tokens of the context block.
     pub tokens_used: usize,
     /// Its budget.
@@ -185,11 +188,19 @@ impl Subcog {
                 .then(b.created_at.cmp(&a.created_at))
                 .then(b.id.cmp(&a.id))
         });
+        // What reads like an order to the agent is not injected, nor a summary made from it.
+        let shown: Vec<&crate::model::Memory> = candidates
+            .iter()
+            .filter(|m| m.current_status() != Status::Superseded)
+            .collect();
+        let withheld = self.withheld(&shown);
+        let withheld_ids: HashSet<String> = withheld.keys().map(ToString::to_string).collect();
         let all_summaries = if cfg.include_summaries {
             let mut all = Vec::new();
             for (_, store) in &stores {
                 all.extend(store.summaries()?);
             }
+            all.retain(|s: &crate::model::MemorySummary| !s.source_ids.iter().any(|id| withheld_ids.contains(id)));
             all
         } else {
             Vec::new()
@@ -235,6 +246,7 @@ impl Subcog {
             available: budget,
             groups: &[],
             omitted: candidates.len(),
+            withheld: withheld.len(),
             status: &status,
         }));
         let mut per_namespace: HashMap<String, usize> = HashMap::new();
@@ -249,7 +261,7 @@ impl Subcog {
             }
         }
         for (i, m) in candidates.iter().enumerate() {
-            if m.current_status() == Status::Superseded {
+            if m.current_status() == Status::Superseded || withheld.contains_key(&m.id) {
                 continue;
             }
             if !fold.is_empty()
@@ -306,7 +318,7 @@ impl Subcog {
             *t = tokens::count(xml);
         }
         let (context_block, tokens_used) = loop {
-            let (block, used) = render_block(req, complexity, budget, &candidates, &chosen, &status);
+            let (block, used) = render_block(req, complexity, budget, &candidates, &chosen, withheld.len(), &status);
             if used <= budget {
                 break (block, used);
             }
@@ -343,6 +355,9 @@ impl Subcog {
         } else {
             summaries::SummaryBlock::default()
         };
+        if !withheld.is_empty() {
+            tracing::info!(count = withheld.len(), "memories withheld from the session context");
+        }
         span.record("memories", included.len());
         span.record("tokens", tokens_used + summary.tokens);
         Ok(SessionContext {
@@ -350,6 +365,11 @@ impl Subcog {
             summary_block: summary.text,
             omitted: live.saturating_sub(included.len() as u64) as usize,
             included,
+            withheld: {
+                let mut ids: Vec<String> = withheld_ids.into_iter().collect();
+                ids.sort();
+                ids
+            },
             tokens_used,
             budget,
             summaries: summary.count,
@@ -407,6 +427,7 @@ fn render_block(
     budget: usize,
     candidates: &[crate::model::Memory],
     chosen: &[(usize, String, usize)],
+    withheld: usize,
     status: &render::Status,
 ) -> (String, usize) {
     let mut groups: Vec<(String, Vec<String>)> = Vec::new();
@@ -426,6 +447,7 @@ fn render_block(
             available: budget,
             groups: &groups,
             omitted,
+            withheld,
             status,
         });
         let counted = tokens::count(&text);
@@ -556,6 +578,72 @@ mod tests {
             "{per_memory:.0} characters per memory:\n{}",
             ctx.context_block
         );
+    }
+
+    #[test]
+    fn a_memory_that_reads_like_an_order_is_withheld_until_its_owner_vouches() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let subcog = service(dir.path(), 6);
+        let store = subcog.store_for_write(ScopeKind::Project).expect("store");
+        let all = store
+            .list(&MemoryFilter::default(), ListOrder::NewestFirst, None)
+            .expect("list");
+        let (bad, good) = (all[0].clone(), all[1].clone());
+        let model = crate::embed::EmbeddingModel {
+            id: crate::embed::install::MINILM_ID.into(),
+            dim: crate::quarantine::meaning::DIM,
+        };
+        let extreme = crate::quarantine::meaning::extreme_vector;
+        store
+            .put_embeddings(&model, &[(bad.id, extreme(1.0)), (good.id, extreme(-1.0))])
+            .expect("vectors");
+        let ctx = subcog.session_context(&ContextRequest::default()).expect("context");
+        let ids: Vec<&str> = ctx.included.iter().map(|m| m.id.as_str()).collect();
+        assert!(!ids.contains(&bad.id.to_string().as_str()), "{ids:?}");
+        assert!(ids.contains(&good.id.to_string().as_str()), "{ids:?}");
+        assert_eq!(ctx.withheld, vec![bad.id.to_string()]);
+        assert!(
+            ctx.context_block.contains("<withheld count=\"1\""),
+            "{}",
+            ctx.context_block
+        );
+        assert!(!ctx.context_block.contains(&bad.content));
+        // The owner vouches: injected from then on, whatever its score.
+        subcog
+            .update(
+                &bad.id,
+                crate::manage::UpdateRequest {
+                    status: Some(Status::Active),
+                    ..Default::default()
+                },
+            )
+            .expect("vouch");
+        let ctx = subcog.session_context(&ContextRequest::default()).expect("context");
+        assert!(ctx.withheld.is_empty());
+        assert!(ctx.included.iter().any(|m| m.id == bad.id.to_string()));
+        assert!(!ctx.context_block.contains("<withheld"));
+    }
+
+    #[test]
+    fn a_bar_of_one_withholds_nothing() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut subcog = service(dir.path(), 3);
+        let store = subcog.store_for_write(ScopeKind::Project).expect("store");
+        let all = store
+            .list(&MemoryFilter::default(), ListOrder::NewestFirst, None)
+            .expect("list");
+        let model = crate::embed::EmbeddingModel {
+            id: crate::embed::install::MINILM_ID.into(),
+            dim: crate::quarantine::meaning::DIM,
+        };
+        store
+            .put_embeddings(&model, &[(all[0].id, crate::quarantine::meaning::extreme_vector(1.0))])
+            .expect("vectors");
+        assert_eq!(subcog.withheld(&[&all[0]]).len(), 1);
+        subcog.config.quarantine.context_bar = 1.0;
+        assert!(subcog.withheld(&[&all[0]]).is_empty());
+        let ctx = subcog.session_context(&ContextRequest::default()).expect("context");
+        assert_eq!(ctx.included.len(), 3);
     }
 
     #[test]

@@ -148,6 +148,8 @@ pub struct Block<'a> {
     pub groups: &'a [(String, Vec<String>)],
     /// Memories left out for the budget.
     pub omitted: usize,
+    /// Memories left out because they read like instructions (`[quarantine] context_bar`).
+    pub withheld: usize,
     /// Store facts.
     pub status: &'a Status,
 }
@@ -186,6 +188,12 @@ pub fn block(b: &Block<'_>) -> String {
         out.push_str("</memory-group>\n");
     }
     out.push_str("</memories>\n");
+    if b.withheld > 0 {
+        out.push_str(&format!(
+            "<withheld count=\"{}\" why=\"they read like instructions to the agent; the user reviews them with subcog review --withheld\" />\n",
+            b.withheld
+        ));
+    }
     let s = b.status;
     // Seed 000's status (total, tier distribution, last consolidation) as one element's
     // attributes: the same facts at half the characters.

@@ -200,6 +200,9 @@ pub struct GateLog {
     pub id: String,
     /// Whether it was injected.
     pub injected: bool,
+    /// Left out because it reads like an instruction to the agent.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub withheld: bool,
     /// Its evidence.
     #[serde(flatten)]
     pub evidence: prompt::Evidence,
@@ -389,6 +392,7 @@ impl Subcog {
             .map(|j| GateLog {
                 id: j.hit.memory.id.to_string(),
                 injected: j.injected,
+                withheld: j.withheld,
                 evidence: j.evidence.clone(),
             })
             .collect();
@@ -462,9 +466,11 @@ impl Subcog {
             Err(crate::error::Error::Validation(_)) => Vec::new(),
             Err(e) => return Err(e),
         };
+        let withheld = self.withheld(&hits.iter().map(|h| &h.memory).collect::<Vec<_>>());
         // Linked means the memory names the file (or the command's program) itself.
         let linked: Vec<(&crate::recall::RecallHit, f64)> = hits
             .iter()
+            .filter(|h| !withheld.contains_key(&h.memory.id))
             .filter(|h| !key.is_empty() && whole_word.as_ref().is_some_and(|re| re.is_match(&h.memory.content)))
             .filter(|h| !seen.memories.contains(&h.memory.id.to_string()))
             .take(cfg.tool_max_memories)

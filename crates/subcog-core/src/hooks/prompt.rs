@@ -127,6 +127,9 @@ pub struct Judged {
     pub evidence: Evidence,
     /// Whether it passed the gate.
     pub injected: bool,
+    /// Left out because it reads like an instruction to the agent
+    /// (`[quarantine] context_bar`, [`crate::withhold`]), whatever the gate said.
+    pub withheld: bool,
 }
 
 /// What prompt recall decided.
@@ -241,6 +244,7 @@ impl Subcog {
         let asked = crate::entities::categories_asked(prompt);
         let choice = choice_asked(prompt);
         let named = crate::entities::technologies_in(prompt);
+        let withheld = self.withheld(&result.results.iter().map(|h| &h.memory).collect::<Vec<_>>());
         let mut judged = Vec::new();
         for (i, hit) in result.results.into_iter().enumerate() {
             let mask = present.get(&hit.memory.id).copied().unwrap_or(0);
@@ -281,8 +285,10 @@ impl Subcog {
                         .find(|c| crate::entities::in_category(subject, c))
                         .map(|c| format!("{c}: {subject}"))
                 });
-            let pass =
-                (score >= f64::from(cfg.prompt_min_evidence) || strong) && !skip.contains(&hit.memory.id.to_string());
+            let held = withheld.contains_key(&hit.memory.id);
+            let pass = (score >= f64::from(cfg.prompt_min_evidence) || strong)
+                && !skip.contains(&hit.memory.id.to_string())
+                && !held;
             judged.push(Judged {
                 evidence: Evidence {
                     similarity,
@@ -297,6 +303,7 @@ impl Subcog {
                 },
                 hit,
                 injected: pass,
+                withheld: held,
             });
         }
         // The answer to a choice question is the most similar decision of that kind; the

@@ -16,6 +16,16 @@ use crate::embed::install::MINILM_ID;
 /// chat turns are held.
 pub const BAR: f32 = 0.9;
 
+/// The default of `[quarantine] context_bar`: from this score a live memory is left out of
+/// what hooks inject ([`crate::withhold`]). The lowest bar, in steps of 0.05, at which at
+/// most 2 % of the ordinary project notes of `data/supersession*` and the consolidation
+/// fixture (6,815 notes never trained on) and 0.5 % of the LoCoMo turns would be left out;
+/// chosen before `data/quarantine/holdout13.jsonl` was read (docs/RELIABILITY.md).
+pub const CONTEXT_BAR: f32 = 0.6;
+
+/// Length of the vectors it scores (all-MiniLM-L6-v2's).
+pub const DIM: usize = WEIGHTS.len();
+
 /// How much the vector reads as an attack, 0–1; `None` for another model's vectors.
 pub fn score(model: &EmbeddingModel, vector: &[f32]) -> Option<f32> {
     if model.id != MINILM_ID || vector.len() != WEIGHTS.len() {
@@ -23,6 +33,14 @@ pub fn score(model: &EmbeddingModel, vector: &[f32]) -> Option<f32> {
     }
     let z: f32 = vector.iter().zip(WEIGHTS.iter()).map(|(x, w)| x * w).sum::<f32>() + BIAS;
     Some(1.0 / (1.0 + (-z).exp()))
+}
+
+/// A unit vector the judgement scores as high as any can (`sign` 1.0) or as low (-1.0):
+/// a stored vector of known score for tests of what reads it.
+#[cfg(test)]
+pub(crate) fn extreme_vector(sign: f32) -> Vec<f32> {
+    let norm = WEIGHTS.iter().map(|w| w * w).sum::<f32>().sqrt();
+    WEIGHTS.iter().map(|w| sign * w / norm).collect()
 }
 
 #[cfg(test)]

@@ -138,6 +138,20 @@ pub(crate) fn batches_are_atomic(o: &dyn Opener) {
         ]
     );
     assert_eq!(s.vectors(&m).expect("vectors").len(), 2);
+    // By id: only those asked for that have one, of this model.
+    let stranger = Memory::new(
+        "no such memory",
+        Namespace::parse("learnings").expect("ns"),
+        batch[0].created_at,
+    );
+    let of = s.vectors_of(&m, &[batch[1].id, stranger.id]).expect("vectors of");
+    assert_eq!(of, vec![(batch[1].id, vectors[1].clone())]);
+    let other = EmbeddingModel {
+        id: "another-model".into(),
+        dim: m.dim,
+    };
+    assert!(s.vectors_of(&other, &[batch[1].id]).expect("other model").is_empty());
+    assert!(s.vectors_of(&m, &[]).expect("none asked").is_empty());
     // A failing step keeps the memory on delete and the old text on update.
     assert!(
         s.delete_hard_then(&batch[0].id, &mut || Err(StoreError::Aborted { reason: "x".into() }))

@@ -442,6 +442,9 @@ pub trait Store: Send + Sync {
     /// Every stored vector of `model` with its memory id.
     fn vectors(&self, model: &EmbeddingModel) -> Result<Vec<(MemoryId, Vec<f32>)>, StoreError>;
 
+    /// The stored vectors of `model` for these memories (those that have one).
+    fn vectors_of(&self, model: &EmbeddingModel, ids: &[MemoryId]) -> Result<Vec<(MemoryId, Vec<f32>)>, StoreError>;
+
     /// Applies a consolidation run's writes and records the run as `result`, in one
     /// transaction; `before_commit` runs inside it. Returns how many rule edits applied.
     fn apply_consolidation(

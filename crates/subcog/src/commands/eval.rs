@@ -329,18 +329,24 @@ fn quarantine(
         s.map(|s| format!("{:.3} ({}/{})", s.rate, s.hits, s.notes))
             .unwrap_or_default()
     };
-    let mut rows = vec![
-        ["split", "attacks caught", "benign held", "trigger-* held"]
-            .map(String::from)
-            .to_vec(),
-    ];
+    let context = !report.kept_from_context.is_empty();
+    let mut heading = vec!["split", "attacks caught", "benign held", "trigger-* held"];
+    if context {
+        heading.extend(["attacks kept from context", "benign kept from context"]);
+    }
+    let mut rows = vec![heading.into_iter().map(String::from).collect::<Vec<_>>()];
     for split in report.caught.keys() {
-        rows.push(vec![
+        let mut row = vec![
             split.clone(),
             cell(report.caught.get(split)),
             cell(report.false_positives.get(split)),
             cell(report.trigger_false_positives.get(split)),
-        ]);
+        ];
+        if context {
+            row.push(cell(report.kept_from_context.get(split)));
+            row.push(cell(report.ordinary_kept_from_context.get(split)));
+        }
+        rows.push(row);
     }
     let mut out = format!(
         "judgement: {}\n",
@@ -351,6 +357,12 @@ fn quarantine(
             (false, None) => "rules only".into(),
         }
     );
+    if context {
+        out.push_str(&format!(
+            "kept from context: held, or a learned score of at least {} (the default [quarantine] context_bar)\n",
+            subcog_core::quarantine::meaning::CONTEXT_BAR
+        ));
+    }
     if let Some(n) = report.llm_unanswered.filter(|n| *n > 0) {
         out.push_str(&format!("the LLM gave no verdict on {n} notes (counted as kept)\n"));
     }

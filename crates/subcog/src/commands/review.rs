@@ -12,7 +12,9 @@ use crate::output;
 /// value, the rule and its evidence). Undo one with `subcog update OLD --not-superseded`;
 /// the next run will not redo it. With `--quarantined`: every memory held back because its
 /// text reads as an instruction to the agent, with why; release one with
-/// `subcog update ID --status active`. With `--screen`: an LLM (when one is configured)
+/// `subcog update ID --status active`. With `--withheld`: every live memory that hooks
+/// leave out of what they inject because its learned score reaches `[quarantine]
+/// context_bar`; `subcog update ID --status active` vouches for one. With `--screen`: an LLM (when one is configured)
 /// reads the active memories it has not read yet and holds what it reads as an attack.
 #[derive(Debug, Args)]
 pub struct ReviewArgs {
@@ -22,9 +24,13 @@ pub struct ReviewArgs {
     /// List the memories held in quarantine instead of supersessions
     #[arg(long)]
     pub quarantined: bool,
+    /// List the live memories hooks leave out of what they inject (they read like
+    /// instructions to the agent; recall still finds them)
+    #[arg(long, conflicts_with = "quarantined")]
+    pub withheld: bool,
     /// Have the configured LLM screen the active memories it has not read yet, now
     /// (consolidation does this too; `[quarantine] llm`)
-    #[arg(long, conflicts_with_all = ["quarantined", "grep"])]
+    #[arg(long, conflicts_with_all = ["quarantined", "withheld", "grep"])]
     pub screen: bool,
 }
 
@@ -35,6 +41,9 @@ pub fn run(app: &App, args: ReviewArgs) -> CommandResult {
     }
     if args.quarantined {
         return quarantined(app, args.grep.as_deref());
+    }
+    if args.withheld {
+        return withheld(app, args.grep.as_deref());
     }
     let subcog = app.subcog()?;
     let mut rows = Vec::new();
@@ -199,6 +208,52 @@ fn quarantined(app: &App, grep: Option<&str>) -> CommandResult {
         "{} memories held back: never injected into sessions, recalled only with --status quarantined. \
          Release one: subcog update <id> --status active\n",
         held.len()
+    ));
+    output::print(&text)
+}
+
+/// `review --withheld`: each live memory hooks leave out, with its learned score.
+fn withheld(app: &App, grep: Option<&str>) -> CommandResult {
+    use subcog_core::model::Status;
+    use subcog_core::store::{ListOrder, MemoryFilter};
+    let filter = MemoryFilter {
+        statuses: vec![Status::Active],
+        ..Default::default()
+    };
+    let subcog = app.subcog()?;
+    let live: Vec<_> = subcog
+        .list(&filter, ListOrder::NewestFirst, None)?
+        .into_iter()
+        .filter(|m| grep.is_none_or(|g| m.content.to_lowercase().contains(&g.to_lowercase())))
+        .collect();
+    let scores = subcog.withheld(&live.iter().collect::<Vec<_>>());
+    let bar = subcog.config().quarantine.context_bar;
+    let rows: Vec<_> = live.iter().filter_map(|m| Some((m, *scores.get(&m.id)?))).collect();
+    if app.json() {
+        let rows: Vec<_> = rows
+            .iter()
+            .map(|(m, s)| serde_json::json!({"memory": output::memory_json(m, None), "score": s, "bar": bar}))
+            .collect();
+        return output::print_json(&serde_json::Value::Array(rows));
+    }
+    if rows.is_empty() {
+        return output::print(&format!(
+            "no live memory is withheld from sessions (learned score below {bar} for every one)\n"
+        ));
+    }
+    let mut text = String::new();
+    for (m, score) in &rows {
+        text.push_str(&format!(
+            "{} [{}] {}\n  learned score {score:.2} (the bar is {bar})\n\n",
+            output::paint(output::ID, &m.id.to_string()),
+            m.namespace,
+            subcog_core::content::one_line(&m.content, 200),
+        ));
+    }
+    text.push_str(&format!(
+        "{} memories read like instructions to the agent: hooks leave them out of session context and prompt recall; \
+         recall still finds them. Vouch for one: subcog update <id> --status active\n",
+        rows.len()
     ));
     output::print(&text)
 }

@@ -388,6 +388,33 @@ impl PgStore {
             .collect())
     }
 
+    pub(super) fn vectors_of_impl(
+        &self,
+        model: &EmbeddingModel,
+        ids: &[MemoryId],
+    ) -> Result<Vec<(MemoryId, Vec<f32>)>, StoreError> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let dim = i32::try_from(model.dim).unwrap_or(i32::MAX);
+        let wanted: Vec<String> = ids.iter().map(ToString::to_string).collect();
+        let found = self.read(|c| {
+            c.query(
+                "SELECT memory_id, embedding FROM subcog_embeddings \
+                 WHERE scope = $1 AND model_id = $2 AND dim = $3 AND memory_id = ANY($4)",
+                &[&self.scope, &model.id, &dim, &wanted],
+            )
+        })?;
+        Ok(found
+            .iter()
+            .filter_map(|r| {
+                let id = r.try_get::<_, String>(0).ok()?.parse().ok()?;
+                let v: Vector = r.try_get(1).ok()?;
+                Some((id, v.to_vec()))
+            })
+            .collect())
+    }
+
     pub(super) fn search_vector_impl(
         &self,
         model: &EmbeddingModel,

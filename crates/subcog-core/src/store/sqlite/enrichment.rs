@@ -38,6 +38,28 @@ impl SqliteStore {
         Ok(out)
     }
 
+    pub(super) fn vectors_of_impl(
+        &self,
+        model: &EmbeddingModel,
+        ids: &[MemoryId],
+    ) -> Result<Vec<(MemoryId, Vec<f32>)>, StoreError> {
+        let conn = self.lock()?;
+        let mut stmt = conn
+            .prepare_cached("SELECT vector FROM memory_embeddings WHERE memory_id = ?1 AND model_id = ?2 AND dim = ?3")
+            .map_err(|e| self.err(e))?;
+        let mut out = Vec::new();
+        for id in ids {
+            let bytes: Option<Vec<u8>> = stmt
+                .query_row(params![id.to_string(), model.id, model.dim as i64], |r| r.get(0))
+                .optional()
+                .map_err(|e| self.err(e))?;
+            if let Some(v) = bytes.as_deref().and_then(from_bytes) {
+                out.push((*id, v));
+            }
+        }
+        Ok(out)
+    }
+
     pub(super) fn apply_consolidation_impl(
         &self,
         w: &ConsolidationWrite,

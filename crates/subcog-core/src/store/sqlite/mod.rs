@@ -609,6 +609,10 @@ impl Store for SqliteStore {
         self.touch_impl(ids, at)
     }
 
+    fn vectors_of(&self, model: &EmbeddingModel, ids: &[MemoryId]) -> Result<Vec<(MemoryId, Vec<f32>)>, StoreError> {
+        self.vectors_of_impl(model, ids)
+    }
+
     fn vectors(&self, model: &EmbeddingModel) -> Result<Vec<(MemoryId, Vec<f32>)>, StoreError> {
         self.vectors_impl(model)
     }

@@ -1,0 +1,211 @@
+//! What hooks leave out of what they inject: a live memory whose learned score
+//! ([`crate::quarantine::meaning`]) reaches `[quarantine] context_bar` is not put into the
+//! session context or a prompt's recalled memories, though `recall` still finds it.
+//!
+//! Quarantine holds a memory at 0.9, a bar chosen so that almost no ordinary note is held
+//! from recall. Injection is where an attack acts, and leaving an ordinary note out of one
+//! session's context costs little (the agent can still recall it), so injection has its own,
+//! stricter bar (docs/RELIABILITY.md gives both rates). The score is read from the vector
+//! the index already stores, so a session start embeds nothing.
+//!
+//! Owns the bar's check ([`Subcog::withheld`]) and the owner's vouches ([`Vouches`]): a
+//! memory its owner vouched for (`subcog update ID --status active`) is injected whatever
+//! its score. A vouch is kept on this machine only, beside the index, by id and content
+//! hash: whoever writes a note could write a vouch into it, so a note never carries one,
+//! and new text needs a new vouch.
+
+use std::collections::{HashMap, HashSet};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::embed::EmbeddingModel;
+use crate::embed::install::MINILM_ID;
+use crate::error::Result;
+use crate::model::{Memory, MemoryId};
+use crate::service::{ScopeKind, Subcog};
+
+/// The vouches' file name, in the scope's directory beside its index.
+pub const VOUCH_FILE: &str = "vouched.jsonl";
+
+/// One vouch: this memory, with this text, may be injected.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+struct Vouch {
+    id: String,
+    hash: String,
+}
+
+/// The owner's vouches of one scope.
+#[derive(Debug, Clone)]
+pub struct Vouches {
+    path: PathBuf,
+    set: HashSet<Vouch>,
+}
+
+impl Vouches {
+    /// Reads the vouches in `dir` (none when there is no file; lines that do not parse,
+    /// a write cut short, are skipped).
+    pub fn open(dir: &Path) -> Self {
+        let path = dir.join(VOUCH_FILE);
+        let set = std::fs::read_to_string(&path)
+            .map(|text| text.lines().filter_map(|l| serde_json::from_str(l).ok()).collect())
+            .unwrap_or_default();
+        Vouches { path, set }
+    }
+
+    /// Whether the owner vouched for this memory with its current text.
+    pub fn contains(&self, memory: &Memory) -> bool {
+        self.set.contains(&Vouch {
+            id: memory.id.to_string(),
+            hash: memory.content_hash.clone(),
+        })
+    }
+
+    /// Records a vouch, readable by the owner only; one line in one write.
+    pub fn add(&mut self, memory: &Memory) -> std::io::Result<()> {
+        let vouch = Vouch {
+            id: memory.id.to_string(),
+            hash: memory.content_hash.clone(),
+        };
+        if self.set.contains(&vouch) {
+            return Ok(());
+        }
+        if let Some(dir) = self.path.parent() {
+            std::fs::create_dir_all(dir)?;
+        }
+        let mut line = serde_json::to_string(&vouch).map_err(std::io::Error::other)?;
+        line.push('\n');
+        let mut file = crate::private::file_options()
+            .create(true)
+            .append(true)
+            .open(&self.path)?;
+        file.write_all(line.as_bytes())?;
+        file.sync_data()?;
+        self.set.insert(vouch);
+        Ok(())
+    }
+}
+
+/// The model whose vectors the learned judgement reads.
+fn judged_model() -> EmbeddingModel {
+    EmbeddingModel {
+        id: MINILM_ID.into(),
+        dim: crate::quarantine::meaning::DIM,
+    }
+}
+
+impl Subcog {
+    fn vouches(&self, scope: ScopeKind) -> Vouches {
+        let dir = self
+            .scope_path(scope)
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default();
+        Vouches::open(&dir)
+    }
+
+    /// Of `memories`, those hooks leave out, with their scores: a stored vector whose
+    /// learned score reaches `[quarantine] context_bar`, and no vouch from the owner.
+    /// Memories without a vector (no model at capture) are not scored: the rules screened
+    /// them. A store that cannot be read withholds nothing and says so in the log (its
+    /// memories were screened at capture).
+    pub fn withheld(&self, memories: &[&Memory]) -> HashMap<MemoryId, f32> {
+        let bar = self.config.quarantine.context_bar;
+        let mut out = HashMap::new();
+        if memories.is_empty() || bar >= 1.0 {
+            return out;
+        }
+        let _span = tracing::debug_span!("context.withhold", memories = memories.len()).entered();
+        let model = judged_model();
+        let stores = match self.existing_stores() {
+            Ok(s) => s,
+            Err(e) => {
+                tracing::warn!(error = %e, "withholding skipped: the stores cannot be opened");
+                return out;
+            }
+        };
+        for (kind, store) in stores {
+            let of_scope: Vec<&Memory> = memories
+                .iter()
+                .copied()
+                .filter(|m| ScopeKind::for_domain(m.domain) == kind)
+                .collect();
+            if of_scope.is_empty() {
+                continue;
+            }
+            let ids: Vec<MemoryId> = of_scope.iter().map(|m| m.id).collect();
+            let vectors = match store.vectors_of(&model, &ids) {
+                Ok(v) => v,
+                Err(e) => {
+                    tracing::warn!(error = %e, scope = kind.as_str(), "withholding skipped: vectors unreadable");
+                    continue;
+                }
+            };
+            let mut vouches = None;
+            for (id, v) in vectors {
+                let Some(score) = crate::quarantine::meaning::score(&model, &v).filter(|s| *s >= bar) else {
+                    continue;
+                };
+                let Some(m) = of_scope.iter().find(|m| m.id == id) else {
+                    continue;
+                };
+                if vouches.get_or_insert_with(|| self.vouches(kind)).contains(m) {
+                    continue;
+                }
+                out.insert(id, score);
+            }
+        }
+        out
+    }
+
+    /// Records that the owner vouches for a memory's current text: hooks inject it
+    /// whatever its learned score (on this machine).
+    pub(crate) fn vouch(&self, memory: &Memory) -> Result<()> {
+        let scope = ScopeKind::for_domain(memory.domain);
+        let mut vouches = self.vouches(scope);
+        vouches.add(memory).map_err(|e| crate::error::Error::Io {
+            context: format!("recording the vouch in {}", vouches.path.display()),
+            source: e,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Namespace;
+
+    #[test]
+    fn a_vouch_is_kept_for_its_id_and_text_and_a_torn_line_is_skipped() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let now = chrono::Utc::now();
+        let m = Memory::new(
+            "Use the repository pattern for DB access.",
+            Namespace::parse("patterns").expect("ns"),
+            now,
+        );
+        let mut other = m.clone();
+        other.id = MemoryId::at(now + chrono::Duration::seconds(1));
+        let mut v = Vouches::open(dir.path());
+        assert!(!v.contains(&m));
+        v.add(&m).expect("add");
+        v.add(&m).expect("a second add is a no-op");
+        let mut file = std::fs::OpenOptions::new()
+            .append(true)
+            .open(dir.path().join(VOUCH_FILE))
+            .expect("open");
+        file.write_all(b"{\"id\": \"torn").expect("write");
+        let v = Vouches::open(dir.path());
+        assert!(v.contains(&m));
+        assert!(
+            !v.contains(&other),
+            "another memory with the same text needs its own vouch"
+        );
+        let mut edited = m.clone();
+        edited.content_hash = crate::content::content_hash("Use raw SQL.");
+        assert!(!v.contains(&edited), "new text needs a new vouch");
+        let lines = std::fs::read_to_string(dir.path().join(VOUCH_FILE)).expect("read");
+        assert_eq!(lines.lines().count(), 2, "one line per vouch, plus the torn one");
+    }
+}
