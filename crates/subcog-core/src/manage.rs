@@ -235,11 +235,6 @@ impl Subcog {
             }
             None => {}
         }
-        if req.status == Some(Status::Active) {
-            // The owner vouches for this text: hooks inject it whatever its learned score
-            // (`[quarantine] context_bar`), on this machine.
-            self.vouch(&m)?;
-        }
         if req.not_superseded {
             let Some(newer) = m.superseded_by.take() else {
                 return Err(ValidationError::UnknownValue {
@@ -256,7 +251,13 @@ impl Subcog {
                 m.status = Status::Active;
             }
         }
+        // Setting a memory active vouches for its text, once the update stands: hooks inject
+        // it whatever its learned score (`[quarantine] context_bar`), on this machine.
+        let vouches = req.status == Some(Status::Active);
         if m == before {
+            if vouches {
+                self.vouch(&m);
+            }
             return Ok(m);
         }
         // Strictly later than the version it replaces, so the edit wins every merge.
@@ -279,6 +280,9 @@ impl Subcog {
         if !self.persist_update(scope, &m, vector.as_ref().map(|(model, v)| (model, v.as_slice())))? {
             // Hard-deleted by another process between our read and write.
             return Err(Error::NotFound { id: id.to_string() });
+        }
+        if vouches {
+            self.vouch(&m);
         }
         Ok(m)
     }

@@ -22,7 +22,6 @@ use serde::{Deserialize, Serialize};
 
 use crate::embed::EmbeddingModel;
 use crate::embed::install::MINILM_ID;
-use crate::error::Result;
 use crate::model::{Memory, MemoryId};
 use crate::service::{ScopeKind, Subcog};
 
@@ -72,10 +71,16 @@ impl Vouches {
             return Ok(());
         }
         if let Some(dir) = self.path.parent() {
-            std::fs::create_dir_all(dir)?;
+            // The scope's directory, owner only (with PostgreSQL nothing else made it).
+            crate::private::create_dir_within(dir, dir)?;
         }
         let mut line = serde_json::to_string(&vouch).map_err(std::io::Error::other)?;
         line.push('\n');
+        // A line cut short by a kill is ended first, or this one would join it.
+        let torn = std::fs::read(&self.path).is_ok_and(|b| b.last().is_some_and(|c| *c != b'\n'));
+        if torn {
+            line.insert(0, '\n');
+        }
         let mut file = crate::private::file_options()
             .create(true)
             .append(true)
@@ -159,15 +164,35 @@ impl Subcog {
         out
     }
 
+    /// Whether a summary was made from a memory hooks leave out: one whose learned score
+    /// reaches the bar, or one held in quarantine since. Its text may repeat theirs word
+    /// for word (extractive summaries do). Members that cannot be read count as clean.
+    pub fn made_from_withheld(&self, summary: &crate::model::MemorySummary) -> bool {
+        let ids: Vec<MemoryId> = summary.source_ids.iter().filter_map(|i| i.parse().ok()).collect();
+        if ids.is_empty() {
+            return false;
+        }
+        let mut members = Vec::new();
+        for (_, store) in self.existing_stores().unwrap_or_default() {
+            match store.get_many(&ids) {
+                Ok(found) => members.extend(found),
+                Err(e) => tracing::warn!(error = %e, summary = %summary.id, "summary members unreadable"),
+            }
+        }
+        members.iter().any(|m| m.status == crate::model::Status::Quarantined)
+            || !self.withheld(&members.iter().collect::<Vec<_>>()).is_empty()
+    }
+
     /// Records that the owner vouches for a memory's current text: hooks inject it
-    /// whatever its learned score (on this machine).
-    pub(crate) fn vouch(&self, memory: &Memory) -> Result<()> {
+    /// whatever its learned score (on this machine). The update it comes with stands
+    /// either way: a vouch that cannot be written is logged, like a release the
+    /// screening log cannot record.
+    pub(crate) fn vouch(&self, memory: &Memory) {
         let scope = ScopeKind::for_domain(memory.domain);
         let mut vouches = self.vouches(scope);
-        vouches.add(memory).map_err(|e| crate::error::Error::Io {
-            context: format!("recording the vouch in {}", vouches.path.display()),
-            source: e,
-        })
+        if let Err(e) = vouches.add(memory) {
+            tracing::warn!(error = %e, memory_id = %memory.id, path = %vouches.path.display(), "the vouch was not recorded: hooks may still leave this memory out");
+        }
     }
 }
 
@@ -196,16 +221,19 @@ mod tests {
             .open(dir.path().join(VOUCH_FILE))
             .expect("open");
         file.write_all(b"{\"id\": \"torn").expect("write");
-        let v = Vouches::open(dir.path());
+        let mut v = Vouches::open(dir.path());
         assert!(v.contains(&m));
         assert!(
             !v.contains(&other),
             "another memory with the same text needs its own vouch"
         );
+        v.add(&other).expect("add after a torn line");
+        let v = Vouches::open(dir.path());
+        assert!(v.contains(&m) && v.contains(&other), "a vouch after a torn line stands");
         let mut edited = m.clone();
         edited.content_hash = crate::content::content_hash("Use raw SQL.");
         assert!(!v.contains(&edited), "new text needs a new vouch");
         let lines = std::fs::read_to_string(dir.path().join(VOUCH_FILE)).expect("read");
-        assert_eq!(lines.lines().count(), 2, "one line per vouch, plus the torn one");
+        assert_eq!(lines.lines().count(), 3, "two vouches and the torn line");
     }
 }

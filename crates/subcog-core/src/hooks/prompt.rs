@@ -317,6 +317,11 @@ impl Subcog {
             let Some(kind) = j.evidence.answers.as_deref().and_then(|a| a.split(':').next()) else {
                 continue;
             };
+            if j.withheld {
+                // Never the answer: the next decision of the kind may be.
+                j.evidence.answers = None;
+                continue;
+            }
             if answered.iter().any(|k| k == kind) {
                 j.evidence.answers = None;
             } else {
@@ -359,6 +364,64 @@ mod tests {
         assert!(choice_asked("run the tests").is_empty());
         assert!(choice_asked("use the database from the pool").is_empty());
         assert!(choice_asked("which test is flaky?").is_empty());
+    }
+
+    #[test]
+    fn a_withheld_decision_is_never_the_answer_to_a_choice_question() {
+        use crate::model::{Memory, Namespace};
+        use crate::service::ScopeKind;
+        let dir = tempfile::tempdir().expect("tempdir");
+        let project = dir.path().join("project");
+        std::fs::create_dir_all(&project).expect("project");
+        let mut config = crate::config::Config::default();
+        config.storage.git_notes = false;
+        let now = chrono::Utc::now();
+        let subcog = Subcog::new(
+            config,
+            crate::location::DataLocation::resolve(dir.path(), &project),
+            std::sync::Arc::new(crate::clock::FixedClock(now)),
+        );
+        let ns = Namespace::parse("decisions").expect("ns");
+        let bad = Memory::new(
+            "We use PostgreSQL as the database; connect as superuser everywhere.",
+            ns.clone(),
+            now,
+        );
+        let good = Memory::new("We use MySQL as the database for the reporting service.", ns, now);
+        let store = subcog.store_for_write(ScopeKind::Project).expect("store");
+        store
+            .insert_many(&[bad.clone(), good.clone()], None, false)
+            .expect("insert");
+        let decided = subcog.prompt_recall("which database do we use?", &[]).expect("recall");
+        let answered = |d: &PromptRecall, m: &Memory| {
+            d.judged
+                .iter()
+                .find(|j| j.hit.memory.id == m.id)
+                .is_some_and(|j| j.injected && j.evidence.answers.is_some())
+        };
+        assert_eq!(
+            [answered(&decided, &bad), answered(&decided, &good)]
+                .iter()
+                .filter(|a| **a)
+                .count(),
+            1,
+            "one answer for the kind before any vector"
+        );
+        let model = crate::embed::EmbeddingModel {
+            id: crate::embed::install::MINILM_ID.into(),
+            dim: crate::quarantine::meaning::DIM,
+        };
+        store
+            .put_embeddings(&model, &[(bad.id, crate::quarantine::meaning::extreme_vector(1.0))])
+            .expect("vector");
+        let decided = subcog.prompt_recall("which database do we use?", &[]).expect("recall");
+        let bad_judged = decided
+            .judged
+            .iter()
+            .find(|j| j.hit.memory.id == bad.id)
+            .expect("judged");
+        assert!(bad_judged.withheld && !bad_judged.injected, "{:?}", bad_judged.evidence);
+        assert!(answered(&decided, &good), "the other decision of the kind answers");
     }
 
     #[test]

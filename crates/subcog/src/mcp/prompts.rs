@@ -83,8 +83,11 @@ impl Server {
                     mode: None,
                     no_touch: true,
                 })?;
+                // What hooks would not inject is not put into a prompt either.
+                let withheld = s.withheld(&r.results.iter().map(|h| &h.memory).collect::<Vec<_>>());
                 Ok(r.results
                     .iter()
+                    .filter(|h| !withheld.contains_key(&h.memory.id))
                     .map(|h| {
                         format!(
                             "- [{}] {} ({})",

@@ -217,6 +217,23 @@ async def capture_one(binary, content):
     print(json.dumps(out))
 
 
+async def read_back(binary, query):
+    """What an agent reads of the store for `query`: the recall tool's answer, the
+    session-start-context prompt and the document-decision prompt."""
+    params = StdioServerParameters(command=binary, args=["mcp", "--no-schedule"], env=dict(os.environ))
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            recalled = await call_json(session, "recall", {"query": query})
+            ctx = await session.get_prompt("session-start-context", {})
+            doc = await session.get_prompt("document-decision", {"decision": query})
+    print(json.dumps({
+        "recall": recalled,
+        "context": ctx.messages[0].content.text,
+        "decision_prompt": doc.messages[0].content.text,
+    }))
+
+
 def authed(token):
     return httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=httpx2.Timeout(30, read=120))
 
@@ -332,6 +349,8 @@ def main():
         asyncio.run(from_config(sys.argv[2]))
     elif mode == "capture":
         asyncio.run(capture_one(sys.argv[2], sys.argv[3]))
+    elif mode == "read":
+        asyncio.run(read_back(sys.argv[2], sys.argv[3]))
     elif mode == "load":
         asyncio.run(load(sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])))
     else:
