@@ -699,25 +699,9 @@ mod tests {
             ..Default::default()
         };
         let result = crate::model::ConsolidationResult {
-            run_id: "r".into(),
-            trigger: "manual".into(),
-            scope: "project".into(),
-            started_at: now,
             completed_at: Some(now),
             phase: crate::model::Phase::Completed,
-            dry_run: false,
-            full: false,
-            memories_processed: 0,
-            clusters_found: 0,
-            summaries_created: 2,
-            supersessions_detected: 0,
-            edges: 0,
-            tier_transitions: Vec::new(),
-            actions: Vec::new(),
-            memories_changed: 0,
-            errors: Vec::new(),
-            stage_ms: Vec::new(),
-            llm: None,
+            ..crate::store::conformance::run("r", now)
         };
         store
             .apply_consolidation(&write, &result, &mut || Ok(()))

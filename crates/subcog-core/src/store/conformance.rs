@@ -610,7 +610,7 @@ pub(crate) fn applies_consolidation(o: &dyn Opener) {
     assert!(s.supersessions().expect("supersessions").is_empty());
 }
 
-fn run(id: &str, started_at: DateTime<Utc>) -> ConsolidationResult {
+pub(crate) fn run(id: &str, started_at: DateTime<Utc>) -> ConsolidationResult {
     ConsolidationResult {
         run_id: id.into(),
         trigger: "manual".into(),

@@ -5,7 +5,7 @@
 //! hooks, the MCP server and the CLI open the same store concurrently.
 
 #[cfg(test)]
-mod conformance;
+pub(crate) mod conformance;
 #[cfg(feature = "postgres")]
 pub mod postgres;
 #[cfg(test)]

@@ -378,14 +378,7 @@ impl PgStore {
                 &[&self.scope, &model.id, &dim],
             )
         })?;
-        Ok(found
-            .iter()
-            .filter_map(|r| {
-                let id = r.try_get::<_, String>(0).ok()?.parse().ok()?;
-                let v: Vector = r.try_get(1).ok()?;
-                Some((id, v.to_vec()))
-            })
-            .collect())
+        Ok(keyed_vectors(&found))
     }
 
     pub(super) fn vectors_of_impl(
@@ -405,14 +398,7 @@ impl PgStore {
                 &[&self.scope, &model.id, &dim, &wanted],
             )
         })?;
-        Ok(found
-            .iter()
-            .filter_map(|r| {
-                let id = r.try_get::<_, String>(0).ok()?.parse().ok()?;
-                let v: Vector = r.try_get(1).ok()?;
-                Some((id, v.to_vec()))
-            })
-            .collect())
+        Ok(keyed_vectors(&found))
     }
 
     pub(super) fn search_vector_impl(
@@ -516,4 +502,15 @@ fn index_name(model: &EmbeddingModel) -> String {
 /// Whether the memory at `at` ties on score with the one before it.
 fn ties(ranked: &[(f64, &str)], at: usize) -> bool {
     at > 0 && at < ranked.len() && ranked.get(at).map(|r| r.0) == ranked.get(at - 1).map(|r| r.0)
+}
+
+/// `(memory_id, embedding)` rows as keyed vectors; rows that do not read are skipped.
+fn keyed_vectors(rows: &[postgres::Row]) -> Vec<(MemoryId, Vec<f32>)> {
+    rows.iter()
+        .filter_map(|r| {
+            let id = r.try_get::<_, String>(0).ok()?.parse().ok()?;
+            let v: Vector = r.try_get(1).ok()?;
+            Some((id, v.to_vec()))
+        })
+        .collect()
 }
