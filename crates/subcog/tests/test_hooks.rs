@@ -851,9 +851,20 @@ fn a_note_that_reads_like_an_order_is_withheld_from_sessions_until_vouched_for()
     let id = env.capture("learnings", tls);
     assert_eq!(env.run(&["get", &id, "--json"]).ok().json()["status"], "active");
     let start = serde_json::json!({"session_id": "w", "cwd": env.project, "hook_event_name": "SessionStart", "source": "startup"});
-    let ctx = hook(&env, "session-start", &start.to_string()).json().to_string();
+    let answer = hook(&env, "session-start", &start.to_string()).json();
+    let ctx = answer.to_string();
     assert!(ctx.contains("PostgreSQL") && !ctx.contains("ssl_verify"), "{ctx}");
     assert!(ctx.contains("withheld count=\\\"1\\\""), "{ctx}");
+    // The user hears of it once, not at every session start.
+    let told = answer["systemMessage"].as_str().unwrap_or_default();
+    assert!(
+        told.contains("1 memory out") && told.contains("review --withheld"),
+        "{answer}"
+    );
+    let next = start.to_string().replace("\"w\"", "\"w-next\"");
+    let answer = hook(&env, "session-start", &next).json();
+    assert!(answer.get("systemMessage").is_none(), "{answer}");
+    assert!(answer.to_string().contains("withheld count="), "{answer}");
     let prompt = serde_json::json!({"session_id": "w", "cwd": env.project, "hook_event_name": "UserPromptSubmit",
         "prompt": "How is ssl_verify set in the billing gateway client?"});
     let ctx = hook(&env, "user-prompt-submit", &prompt.to_string()).json().to_string();

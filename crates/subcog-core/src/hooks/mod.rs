@@ -302,6 +302,16 @@ impl Subcog {
             tokens: ctx.tokens_used + ctx.summary_tokens,
             ..Default::default()
         };
+        // The user hears once of each memory left out because it reads like an order.
+        let untold = state::not_told_yet(state_dir, &ctx.withheld);
+        if !untold.is_empty() {
+            report.notices.push(format!(
+                "subcog left {} memor{} out of this session: {} like instructions to the agent (subcog review --withheld)",
+                untold.len(),
+                if untold.len() == 1 { "y" } else { "ies" },
+                if untold.len() == 1 { "it reads" } else { "they read" },
+            ));
+        }
         match (source, seen.context.as_mut()) {
             ("resume", Some(held)) if input.existing_context.is_none() => {
                 let fresh: Vec<&crate::context::Included> =

@@ -72,6 +72,40 @@ impl SessionState {
     }
 }
 
+/// The memories whose withholding the user was already told about (`withheld-told.json`).
+const TOLD_FILE: &str = "withheld-told.json";
+
+/// Of the memories a session start left out because they read like orders, those the
+/// user has not been told about yet; records them as told. A user hears of each once, not
+/// at every session start. Lost state only means hearing of one again.
+pub fn not_told_yet(dir: &Path, withheld: &[String]) -> Vec<String> {
+    if withheld.is_empty() {
+        return Vec::new();
+    }
+    let path = dir.join(TOLD_FILE);
+    let mut told: BTreeSet<String> = std::fs::read(&path)
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok())
+        .unwrap_or_default();
+    let new: Vec<String> = withheld.iter().filter(|id| !told.contains(*id)).cloned().collect();
+    if new.is_empty() {
+        return new;
+    }
+    // Only the ones still withheld are kept, so the file stays as small as the list.
+    told.retain(|id| withheld.contains(id));
+    told.extend(new.iter().cloned());
+    let write = || -> std::io::Result<()> {
+        create_private_dir(dir)?;
+        let tmp = path.with_extension(format!("json.{}.tmp", std::process::id()));
+        std::fs::write(&tmp, serde_json::to_vec(&told).unwrap_or_default())?;
+        std::fs::rename(tmp, &path)
+    };
+    if let Err(e) = write() {
+        tracing::warn!(error = %e, "could not record which withheld memories the user was told about");
+    }
+    new
+}
+
 /// A file name made of the session id's safe characters.
 fn safe_name(session: &str) -> String {
     session

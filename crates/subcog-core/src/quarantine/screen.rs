@@ -186,7 +186,8 @@ impl ScreenLog {
             return Ok(());
         }
         if let Some(dir) = self.path.parent() {
-            std::fs::create_dir_all(dir)?;
+            // The scope's directory, owner only (with PostgreSQL nothing else made it).
+            crate::private::create_dir_within(dir, dir)?;
         }
         let mut file = crate::private::file_options()
             .create(true)
