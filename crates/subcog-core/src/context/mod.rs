@@ -194,13 +194,16 @@ impl Subcog {
             .filter(|m| m.current_status() != Status::Superseded)
             .collect();
         let withheld = self.withheld(&shown);
-        let withheld_ids: HashSet<String> = withheld.keys().map(ToString::to_string).collect();
+        let mut withheld_ids: Vec<String> = withheld.keys().map(ToString::to_string).collect();
+        withheld_ids.sort();
         let all_summaries = if cfg.include_summaries {
             let mut all = Vec::new();
             for (_, store) in &stores {
                 all.extend(store.summaries()?);
             }
-            all.retain(|s: &crate::model::MemorySummary| !s.source_ids.iter().any(|id| withheld_ids.contains(id)));
+            all.retain(|s: &crate::model::MemorySummary| {
+                !s.source_ids.iter().any(|id| withheld_ids.binary_search(id).is_ok())
+            });
             all
         } else {
             Vec::new()
@@ -365,11 +368,7 @@ impl Subcog {
             summary_block: summary.text,
             omitted: live.saturating_sub(included.len() as u64) as usize,
             included,
-            withheld: {
-                let mut ids: Vec<String> = withheld_ids.into_iter().collect();
-                ids.sort();
-                ids
-            },
+            withheld: withheld_ids,
             tokens_used,
             budget,
             summaries: summary.count,
@@ -396,8 +395,9 @@ impl Subcog {
             .map(|m| (m.id.to_string(), m.activation_count))
             .collect();
         // A summary made from a memory hooks leave out (its members outside this context
-        // were not scored above) is left out too; only the chosen ones are checked.
-        let mut dirty: HashSet<&str> = HashSet::new();
+        // were not scored above) is left out too; only the chosen ones are checked, each once.
+        let mut dirty: HashSet<String> = HashSet::new();
+        let mut clean: HashSet<String> = HashSet::new();
         loop {
             let cands: Vec<summaries::Candidate<'_>> = all
                 .iter()
@@ -420,18 +420,20 @@ impl Subcog {
                 max,
                 now,
             );
-            let found: Vec<&str> = chosen
-                .iter()
-                .filter(|s| self.made_from_withheld(s))
-                .map(|s| s.id.as_str())
-                .collect();
-            if found.is_empty() {
-                return summaries::render(&chosen, budget, now);
-            }
-            for id in found {
-                if let Some(s) = all.iter().find(|s| s.id == id) {
-                    dirty.insert(s.id.as_str());
+            let mut found = false;
+            for s in &chosen {
+                if clean.contains(&s.id) {
+                    continue;
                 }
+                if self.made_from_withheld(s) {
+                    dirty.insert(s.id.clone());
+                    found = true;
+                } else {
+                    clean.insert(s.id.clone());
+                }
+            }
+            if !found {
+                return summaries::render(&chosen, budget, now);
             }
         }
     }

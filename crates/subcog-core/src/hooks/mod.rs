@@ -476,13 +476,17 @@ impl Subcog {
             Err(crate::error::Error::Validation(_)) => Vec::new(),
             Err(e) => return Err(e),
         };
-        let withheld = self.withheld(&hits.iter().map(|h| &h.memory).collect::<Vec<_>>());
         // Linked means the memory names the file (or the command's program) itself.
-        let linked: Vec<(&crate::recall::RecallHit, f64)> = hits
+        let named: Vec<&crate::recall::RecallHit> = hits
             .iter()
-            .filter(|h| !withheld.contains_key(&h.memory.id))
             .filter(|h| !key.is_empty() && whole_word.as_ref().is_some_and(|re| re.is_match(&h.memory.content)))
             .filter(|h| !seen.memories.contains(&h.memory.id.to_string()))
+            .collect();
+        // Only those are read for their scores: most tool uses name no memory at all.
+        let withheld = self.withheld(&named.iter().map(|h| &h.memory).collect::<Vec<_>>());
+        let linked: Vec<(&crate::recall::RecallHit, f64)> = named
+            .into_iter()
+            .filter(|h| !withheld.contains_key(&h.memory.id))
             .take(cfg.tool_max_memories)
             .map(|h| (h, h.score))
             .collect();
