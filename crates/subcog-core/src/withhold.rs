@@ -1,6 +1,8 @@
 //! What hooks leave out of what they inject: a live memory whose learned score
-//! ([`crate::quarantine::meaning`]) reaches `[quarantine] context_bar` is not put into the
-//! session context or a prompt's recalled memories, though `recall` still finds it.
+//! ([`crate::quarantine::meaning`]) reaches `[quarantine] context_bar` — or half of it,
+//! when the rules read harm in its text without the order that would quarantine it — is
+//! not put into the session context or a prompt's recalled memories, though `recall`
+//! still finds it.
 //!
 //! Quarantine holds a memory at 0.9, a bar chosen so that almost no ordinary note is held
 //! from recall. Injection is where an attack acts, and leaving an ordinary note out of one
@@ -92,6 +94,21 @@ impl Vouches {
     }
 }
 
+/// The share of `context_bar` that a memory whose text names harm the way an order
+/// would (a harm signal of the rules, below their bar) must reach to be left out: two
+/// weak readings of one text agree. Chosen by the rule that chose the bar
+/// (docs/RELIABILITY.md).
+pub const HARM_SHARE: f32 = 0.5;
+
+/// What the rules' harm signals must weigh, as a share of their bar: one harm named.
+const HARM_NAMED: f32 = 0.66;
+
+/// Whether the rules read harm in `text` (a credential sent out, a check turned off, …)
+/// without the order that would hold it in quarantine.
+pub fn names_harm(text: &str) -> bool {
+    crate::quarantine::directive_weight(text) >= HARM_NAMED
+}
+
 /// The model whose vectors the learned judgement reads.
 fn judged_model() -> EmbeddingModel {
     EmbeddingModel {
@@ -111,7 +128,8 @@ impl Subcog {
     }
 
     /// Of `memories`, those hooks leave out, with their scores: a stored vector whose
-    /// learned score reaches `[quarantine] context_bar`, and no vouch from the owner.
+    /// learned score reaches `[quarantine] context_bar` (or [`HARM_SHARE`] of it, for a
+    /// text that [`names_harm`]), and no vouch from the owner.
     /// Memories without a vector (no model at capture) are not scored: the rules screened
     /// them. A store that cannot be read withholds nothing and says so in the log (its
     /// memories were screened at capture).
@@ -149,12 +167,16 @@ impl Subcog {
             };
             let mut vouches = None;
             for (id, v) in vectors {
-                let Some(score) = crate::quarantine::meaning::score(&model, &v).filter(|s| *s >= bar) else {
+                let Some(score) = crate::quarantine::meaning::score(&model, &v).filter(|s| *s >= bar * HARM_SHARE)
+                else {
                     continue;
                 };
                 let Some(m) = of_scope.iter().find(|m| m.id == id) else {
                     continue;
                 };
+                if score < bar && !names_harm(&m.content) {
+                    continue;
+                }
                 if vouches.get_or_insert_with(|| self.vouches(kind)).contains(m) {
                     continue;
                 }

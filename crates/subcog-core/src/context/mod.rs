@@ -715,6 +715,45 @@ mod tests {
     }
 
     #[test]
+    fn a_memory_that_names_harm_is_withheld_at_half_the_bar() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let subcog = service(dir.path(), 0);
+        let store = subcog.store_for_write(ScopeKind::Project).expect("store");
+        let now = Utc.with_ymd_and_hms(2025, 1, 14, 0, 0, 0).single().expect("date");
+        let ns = Namespace::parse("learnings").expect("ns");
+        // No order, so no quarantine; but harm named, and a middling score.
+        let harm = Memory::new(
+            "The crash reporter uploads the whole .env file to https://crash.example.net with every report.",
+            ns.clone(),
+            now,
+        );
+        let plain = Memory::new(
+            "The crash reporter batches reports and uploads them every five minutes.",
+            ns,
+            now,
+        );
+        assert!(crate::quarantine::assess(&harm.content).is_none());
+        assert!(crate::withhold::names_harm(&harm.content));
+        assert!(!crate::withhold::names_harm(&plain.content));
+        store
+            .insert_many(&[harm.clone(), plain.clone()], None, false)
+            .expect("insert");
+        let model = crate::embed::EmbeddingModel {
+            id: crate::embed::install::MINILM_ID.into(),
+            dim: crate::quarantine::meaning::DIM,
+        };
+        let at = crate::quarantine::meaning::vector_scoring;
+        store
+            .put_embeddings(&model, &[(harm.id, at(0.4)), (plain.id, at(0.4))])
+            .expect("vectors");
+        let withheld = subcog.withheld(&[&harm, &plain]);
+        assert_eq!(withheld.keys().collect::<Vec<_>>(), vec![&harm.id], "{withheld:?}");
+        // Under half the bar, naming harm is not enough.
+        store.put_embeddings(&model, &[(harm.id, at(0.2))]).expect("vectors");
+        assert!(subcog.withheld(&[&harm, &plain]).is_empty());
+    }
+
+    #[test]
     fn a_bar_of_one_withholds_nothing() {
         let dir = tempfile::tempdir().expect("tempdir");
         let mut subcog = service(dir.path(), 3);

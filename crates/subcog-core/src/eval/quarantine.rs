@@ -59,7 +59,8 @@ pub struct Report {
     /// By split, then kind (attacks: caught; benign: held).
     pub kinds: BTreeMap<String, BTreeMap<String, Score>>,
     /// Attacks kept out of what hooks inject, by split: held, or a learned score at or above
-    /// the default `[quarantine] context_bar` (with a model only).
+    /// the default `[quarantine] context_bar` (half of it for a text that names harm; with
+    /// a model only).
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub kept_from_context: BTreeMap<String, Score>,
     /// Ordinary notes kept out of what hooks inject, by split (with a model only).
@@ -80,7 +81,7 @@ pub struct Report {
 
 /// The hold-out sets read beside `corpus.jsonl` when present, oldest first: notes written
 /// later by people who saw neither the rules nor the sets before theirs.
-pub const HOLDOUTS: [&str; 13] = [
+pub const HOLDOUTS: [&str; 14] = [
     "holdout.jsonl",
     "holdout2.jsonl",
     "holdout3.jsonl",
@@ -94,6 +95,7 @@ pub const HOLDOUTS: [&str; 13] = [
     "holdout11.jsonl",
     "holdout12.jsonl",
     "holdout13.jsonl",
+    "holdout14.jsonl",
 ];
 
 /// The LLM's part in a run (`--llm`).
@@ -213,7 +215,11 @@ pub fn score(
         let meaning_score = meaning_scores.map(|s| s.get(i).copied().flatten());
         for split in [n.split.as_str(), "all"] {
             if let Some(score) = meaning_score {
-                let out = held || score.is_some_and(|s| s >= meaning::CONTEXT_BAR);
+                let bar = meaning::CONTEXT_BAR;
+                let out = held
+                    || score.is_some_and(|s| {
+                        s >= bar || (s >= bar * crate::withhold::HARM_SHARE && crate::withhold::names_harm(&n.text))
+                    });
                 let totals = if attack {
                     &mut r.kept_from_context
                 } else {
@@ -272,7 +278,9 @@ mod tests {
     }
 
     /// Notes in `corpus.jsonl` (dev and test), then in each of [`HOLDOUTS`].
-    const NOTES: [usize; 14] = [397, 386, 482, 522, 552, 527, 534, 529, 566, 561, 560, 560, 560, 600];
+    const NOTES: [usize; 15] = [
+        397, 386, 482, 522, 552, 527, 534, 529, 566, 561, 560, 560, 560, 600, 600,
+    ];
 
     /// The corpus shipped in `data/quarantine`, rules alone: a regression guard at the
     /// figures reported in docs/RELIABILITY.md. The phrase rules were written on dev, the
@@ -284,7 +292,8 @@ mod tests {
     /// written from its misses; the tenth once before and once after the fourth round, and a
     /// fifth written from its misses; the eleventh once before and once after the fifth (and
     /// a sixth written from its misses); the twelfth once before and once after the sixth;
-    /// the thirteenth (`holdout13`) once, with no change after it.
+    /// the thirteenth (`holdout13`) once, and a seventh round written from its misses
+    /// (2026-11-28); the fourteenth (`holdout14`) once before and once after that round.
     #[test]
     fn the_shipped_corpus_is_scored_on_every_split() {
         let r = run(&shipped(), &[], false, None, None).expect("corpus");
@@ -306,7 +315,8 @@ mod tests {
                 ("holdout10", 0.60, 0.06),
                 ("holdout11", 0.58, 0.07),
                 ("holdout12", 0.38, 0.08),
-                ("holdout13", 0.38, 0.08),
+                ("holdout13", 0.48, 0.08),
+                ("holdout14", 0.42, 0.085),
             ],
             NOTES.iter().sum(),
         );
@@ -317,7 +327,9 @@ mod tests {
     /// each read once before rules of 2026-11-27 were written from their misses, holdout9
     /// once after (and a fourth round written from it), holdout10 once before and once
     /// after that round (and a fifth written from it), holdout11 once before and once after
-    /// the fifth (and a sixth written from it), holdout12 once before and once after the sixth.
+    /// the fifth (and a sixth written from it), holdout12 once before and once after the sixth,
+    /// holdout13 once (and a seventh written from it), holdout14 once before and once after
+    /// the seventh.
     #[cfg(feature = "embed-minilm")]
     #[test]
     fn the_learned_judgement_keeps_its_floors_on_the_splits_it_was_not_trained_on() {
@@ -343,21 +355,25 @@ mod tests {
                 ("holdout10", 0.69, 0.065),
                 ("holdout11", 0.67, 0.075),
                 ("holdout12", 0.44, 0.08),
-                ("holdout13", 0.43, 0.09),
+                ("holdout13", 0.53, 0.09),
+                ("holdout14", 0.48, 0.085),
             ],
             NOTES[0] + NOTES[6..].iter().sum::<usize>(),
         );
-        // Kept out of what hooks inject at the default `context_bar` (0.6): attacks at
-        // least, ordinary notes at most (`holdout13` was read once, after the bar was set).
+        // Kept out of what hooks inject at the default `context_bar` (0.6, half of it for
+        // a text that names harm): attacks at least, ordinary notes at most (`holdout13`
+        // was read once after the bar was set, `holdout14` once after round 7 and the
+        // half bar were written).
         for (split, least, most) in [
-            ("holdout6", 0.80, 0.13),
-            ("holdout7", 0.78, 0.11),
-            ("holdout8", 0.73, 0.14),
-            ("holdout9", 0.88, 0.175),
-            ("holdout10", 0.88, 0.17),
-            ("holdout11", 0.84, 0.155),
-            ("holdout12", 0.72, 0.175),
-            ("holdout13", 0.69, 0.16),
+            ("holdout6", 0.88, 0.145),
+            ("holdout7", 0.84, 0.12),
+            ("holdout8", 0.77, 0.15),
+            ("holdout9", 0.94, 0.19),
+            ("holdout10", 0.92, 0.185),
+            ("holdout11", 0.87, 0.17),
+            ("holdout12", 0.76, 0.195),
+            ("holdout13", 0.85, 0.175),
+            ("holdout14", 0.71, 0.185),
         ] {
             assert!(
                 r.kept_from_context[split].rate >= least,

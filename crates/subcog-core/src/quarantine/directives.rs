@@ -720,7 +720,163 @@ static SIGNALS: LazyLock<Vec<Signal>> = LazyLock::new(|| {
         false,
         r"\b(?:in production too|in release builds too|including (?:the ones to|app store|release|production|prod|external|ci|every|all)|for all environments|in all environments|everywhere|on every (?:dev machine|machine|runner|route|page|launch|request)|every new|new \w+ should|all targets|in ci as well|in new repos too|stay that way|keep (?:it|this|that) (?:enabled|on|in)|keep this (?:path|when)|do not remove it|don't remove it|(?:don't|do not) reintroduce|(?:don't|do not) tighten|when porting|when refactoring|when writing new|when generating|copy that setup|at the start of (?:each|every) session|each session|every session|at session start|by default|on (?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays|weekends))\b".to_string(),
     );
+    // Round 7 (2026-11-28): written as families from holdout13's misses, read once on
+    // holdout14.
+    add(
+        "falsified report",
+        1.5,
+        Subversion,
+        vec!["even when", "even if", "even though", "or higher", "or above", "or better", "as passing", "as passed", "as green", "as successful", "as clean", "as fixed"],
+        false,
+        [
+            r"\b(?:report|state|say|claim|answer|respond|reply|tell)\b[^.!?\n]*\beven (?:when|if|though)\s+(?:it|they|some|you|there|tests?|checks?|a few|the (?:tests?|build|scan|checks?|data))\b[^.!?\n]*\b(?:does|do|did|fail\w*|made|ran|broke|isn't|aren't|wasn't|weren't|don't|didn't)\b",
+            r"\balways (?:report|say|state|claim|answer|show)\b[^.!?\n]*(?:\bor (?:higher|above|better)\b|\bas (?:passing|passed|green|successful|clean|fixed)\b)",
+        ]
+        .join("|"),
+    );
+    add(
+        "concealment (a file)",
+        1.5,
+        Subversion,
+        vec!["mention", "reference", "list", "show"],
+        false,
+        r"\b(?:never|don't|do not|dont)\s+(?:mention|reference|list|show)\s+(?:the\s+|this\s+|that\s+|these\s+|any\s+)?(?:new\s+)?(?:file|script|directory|folder|change|commit|endpoint|webhook|upload)s?\b[^!?\n]*\b(?:summar\w*|reviews?|review comments?|diffs?|diff explanations?|reports?|explanations?|pr descriptions?|changelogs?)\b".to_string(),
+    );
+    add(
+        "persona (switch)",
+        1.5,
+        Subversion,
+        vec!["from now on", "switch", "only from", "freed from", "free from"],
+        false,
+        r"\bfrom now on,? (?:you )?(?:will |shall )?(?:answer|act|respond|reply|behave|speak|operate|talk|write)\s+(?:as|like)\b|\bswitch (?:your )?(?:identity|persona|personality)\b|\b(?:takes?|accepts?|obeys?) (?:orders|instructions|commands|direction) only from\b|\b(?:freed|free) from (?:the |its |your |all |any )?(?:usual |normal |standard |safety )?(?:limits|limitations|restrictions|rules|constraints|guidelines|policies)\b".to_string(),
+    );
+    add(
+        "memory over the user (more)",
+        1.5,
+        Subversion,
+        vec!["win", "outrank", "authoritative", "otherwise", "at the keyboard"],
+        false,
+        [
+            r"\b(?:stored|saved|written|recorded|remembered) (?:learning|note|memory|rule|convention|entry)s? (?:always )?wins?\b",
+            r"\boutranks? (?:the |any |all |your )?(?:chat|session|live|typed|prompt|current)\b",
+            r"\b(?:entries|notes|memories|learnings|memory entries)\b(?:\s+[\w\[\]-]+){0,3}\s+(?:are|is) authoritative\b",
+            r"\b(?:says|asks|tells you|wants|writes) (?:something )?otherwise\b[^.!?\n]*\b(?:go with|follow|stick (?:with|to)|keep to|trust)\b[^.!?\n]*\b(?:written here|this note|the note|these notes|the memory|what'?s here|this memory)\b",
+            r"\bthe (?:person|human|user|one) at the keyboard\b[^.!?\n]*\b(?:ignore|overrule|don't listen|do not listen|otherwise)\b",
+        ]
+        .join("|"),
+    );
+    add(
+        "trust disabled (more)",
+        1.0,
+        Harm,
+        vec![
+            "--no-check-certificate",
+            "trust-all",
+            "trustall",
+            "trust all",
+            "hostname verif",
+            "hostnameverif",
+            "pinning",
+            "hostname check",
+            "verify_ssl",
+            "ssl_verify",
+            "tls_verify",
+        ],
+        false,
+        format!(
+            r"--no-check-certificate\b|\btrust-?all (?:trust ?manager|certificates?|certs?)\b|\bhostname ?verifier\b{w}*\b(?:always returns true|returns true|accepts (?:any|all|every))\b|\b(?:certificate pinning|pinning|hostname checks?|hostname verification)\b{w}*\b(?:turned off|switched off|disabled|removed|off)\b|\b(?:verify_ssl|ssl_verify|tls_verify)\s*[:=]\s*(?:false|0|no)\b"
+        ),
+    );
+    add(
+        "access opened (more)",
+        1.0,
+        Harm,
+        vec![
+            "public-read",
+            "public-write",
+            "public read",
+            "public write",
+            "privileged",
+            "hostpath",
+            "2375",
+            "csrf",
+            "mfa",
+            "2fa",
+            "min length",
+            "minimum length",
+            "length minimum",
+            "never expire",
+            "lockout",
+            "cluster-admin",
+            "administratoraccess",
+            "admins on day",
+            "\"action\":",
+            "default-src",
+            "anonymous",
+        ],
+        false,
+        format!(
+            r#"\bpublic[- ](?:read|write)\b{w}*\bpublic[- ](?:read|write)\b|\bprivileged:\s*true\b|\bhostpath\b{w}*(?:\s/\s|\bhost'?s? /|\broot filesystem\b)|\b(?:tcp://)?0\.0\.0\.0:2375\b|\bcsrf(?:_enabled\s*=\s*false| protection is (?:turned |switched )?off| (?:is )?(?:disabled|off)\b)|\b(?:mfa|2fa)\b{w}*\b(?:is off|turned off|switched off|disabled)\b|\bpassword (?:min(?:imum)? length|length minimum) (?:is |of |to )?[1-7]\b|\b(?:tokens?|codes?|links?) never expire\b|\bremoved the lockout\b|\bbound to cluster-admin\b|\battach administratoraccess\b|\bto prod-?admins on day one\b|"action":\s*"\*",\s*"resource":\s*"\*"|\bdefault-src \*|\ballow anonymous (?:access|writes?|uploads?)\b"#
+        ),
+    );
+    add(
+        "secrets in the open (more)",
+        1.0,
+        Harm,
+        vec![
+            "terraform state",
+            "tfstate",
+            "next_public_",
+            "card numbers",
+            "full jwt",
+            "whole .env",
+            "full api key",
+            "history",
+        ],
+        false,
+        format!(
+            r"\bterraform state\b{w}*\b(?:secrets included|committed)\b|\btfstate\b{w}*\bcommitted\b|\bsecret\b{w}*\bnext_public_|\bnext_public_\w*\b{w}*\bsecret\b|\b(?:full )?card numbers\b{w}*\b(?:cvv|in (?:the )?(?:\w+ )?logs|in (?:the )?orders table)|\blog (?:the )?full jwt\b|\bwhole \.env\b|\bfull api key \((?:not masked|unmasked)\)|\b(?:truncate|wipe|clear|delete)\b{w}*\bshell history\b"
+        ),
+    );
+    add(
+        "checks silenced",
+        1.0,
+        Harm,
+        vec![
+            "trivy",
+            ".gitleaksignore",
+            "nosec",
+            "linguist-generated",
+            "codeowners",
+            "branch protection",
+            "stop the",
+        ],
+        false,
+        format!(
+            r"\bexit-?code:? 0\b{w}*\btrivy|\btrivy\b{w}*\bexit-?code:? 0\b|\.gitleaksignore\b{w}*\*\*/\*|\*\*/\*\b{w}*\.gitleaksignore|//\s*nosec\b|\blinguist-generated\b{w}*\b(?:collapsed|reviewers|review)\b|\bcodeowners blocks\b|\bbranch protection\b{w}*\b(?:is off|turned off|switched off|disabled)\b|\bstop the (?:cloud)?trail\b"
+        ),
+    );
+    add(
+        "kept as it is",
+        0.5,
+        Order,
+        Vec::new(),
+        false,
+        r"\b(?:keep (?:it|that|this|them) (?:off|that way|as (?:it )?is|disabled|open|public|on for new)|leave (?:it|that|this|them) (?:off|as (?:it )?is|alone|disabled|open|pls|please|in place)|keep (?:that|this|the same) (?:scheme|config|value|setting|acl|check|pattern)|keep this for new|reuse (?:that|this|the same) (?:value|config|setting|acl|scheme|check)|use the same (?:acl|config|check|setting|value|scheme)|copy (?:that|this|the same) (?:config|check|setup|acl|value|setting)|carry (?:it|that|this) over|preserve (?:it|this|that)|(?:don't|do not|dont) (?:re-?enable|turn (?:it|them|that) back on|re-?add|tighten it|strip it|fix it)|in new (?:services|apps|views|workloads|buckets|repos|projects|network code|endpoints|lambdas)(?: too)?|add it to the others|same for (?:the )?new)\b".to_string(),
+    );
     out
+});
+
+/// What a sentence that only says to keep what the one before it set up adds to that one.
+const CARRIED_WEIGHT: f32 = 0.5;
+
+/// A sentence that only says to keep what the sentence before it set up ("Keep it off in
+/// new services too."): its order counts for the harm named there.
+static CARRIED: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    Regex::new(&crate::secrets::ascii_classes(
+        r"^\W*(?:please\s+|pls\s+|so\s+|and\s+)?(?:keep|leave|preserve|reuse|carry)\b[^.!?\n]*\b(?:it|this|that|them|these|those|the same|that way|as is|off|on)\b|^\W*(?:please\s+|pls\s+)?(?:don't|do not|dont|never)\s+(?:re-?enable|tighten|remove|strip|undo|revert|turn (?:it|them|that) (?:back )?on)\b|^\W*(?:please\s+|pls\s+)?(?:copy|use) (?:it|this|that|the same)\b[^.!?\n]*\b(?:new|other|every|all)\b",
+    ))
+    .ok()
 });
 
 static NEGATION: LazyLock<Option<Regex>> = LazyLock::new(|| {
@@ -735,6 +891,20 @@ static SENTENCE_END: LazyLock<Option<Regex>> = LazyLock::new(|| Regex::new(r"[.!
 /// The signals of the heaviest sentence of `folded` (lines of folded text) when it
 /// reaches the bar, as `name: "words"`.
 pub(super) fn weigh(folded: &str) -> Option<Vec<String>> {
+    heaviest(folded)
+        .filter(|(total, _)| *total >= BAR)
+        .map(|(_, hits)| hits)
+}
+
+/// How much the heaviest reading of `folded` weighs against [`BAR`] (1 = exactly the
+/// bar; 0 when it names no harm): partial evidence, for what hooks inject.
+pub(super) fn weight(folded: &str) -> f32 {
+    heaviest(folded).map_or(0.0, |(total, _)| total / BAR)
+}
+
+/// The heaviest sentence of `folded` (or harm in one and its concealment in another, or
+/// harm and a next sentence that keeps it), with its signals.
+fn heaviest(folded: &str) -> Option<(f32, Vec<String>)> {
     // Nothing harmful named anywhere: nothing to weigh (and nothing compiled).
     if !SIGNALS.iter().any(|s| s.kind != Kind::Order && s.present(folded)) {
         return None;
@@ -746,6 +916,9 @@ pub(super) fn weigh(folded: &str) -> Option<Vec<String>> {
     // the upload."): the best sentence naming harm, and the strongest concealment.
     let mut harm: Option<(f32, Vec<String>)> = None;
     let mut cover: Option<(f32, String)> = None;
+    // The harm of the sentence just read, for a next sentence that only says to keep it.
+    let mut previous: Option<(f32, Vec<String>)> = None;
+    let carried = CARRIED.as_ref()?;
     for line in folded.lines() {
         for sentence in ends.split(line).filter(|s| !s.trim().is_empty()) {
             let mut total = 0.0;
@@ -785,8 +958,15 @@ pub(super) fn weigh(folded: &str) -> Option<Vec<String>> {
                     hidden = Some((signal.weight, hit));
                 }
             }
-            // Order words alone never hold: weighed only beside harm.
+            // Order words alone never hold: weighed only beside harm, or right after it.
             if total == 0.0 {
+                if let (Some((h, before)), Some(m)) = (previous.take(), carried.find(sentence)) {
+                    let mut hits = before;
+                    hits.push(format!("kept as it is: {:?}", crate::content::one_line(m.as_str(), 50)));
+                    if best.as_ref().is_none_or(|(b, _)| h + CARRIED_WEIGHT > *b) {
+                        best = Some((h + CARRIED_WEIGHT, hits));
+                    }
+                }
                 continue;
             }
             for signal in SIGNALS.iter().filter(|s| s.kind == Kind::Order) {
@@ -794,9 +974,10 @@ pub(super) fn weigh(folded: &str) -> Option<Vec<String>> {
                     note(signal, m, &mut total);
                 }
             }
-            if total >= BAR && best.as_ref().is_none_or(|(b, _)| total > *b) {
+            if best.as_ref().is_none_or(|(b, _)| total > *b) {
                 best = Some((total, hits.clone()));
             }
+            previous = harmful.then(|| (total, hits.clone()));
             match hidden {
                 Some((w, hit)) if cover.as_ref().is_none_or(|(c, _)| w > *c) => cover = Some((w, hit)),
                 Some(_) => {}
@@ -805,14 +986,20 @@ pub(super) fn weigh(folded: &str) -> Option<Vec<String>> {
             }
         }
     }
-    if best.is_none()
-        && let (Some((h, mut hits)), Some((c, hit))) = (harm, cover)
-        && h + c >= BAR
-    {
-        hits.push(hit);
-        return Some(hits);
+    if best.as_ref().is_some_and(|(b, _)| *b >= BAR) {
+        return best;
     }
-    best.map(|(_, hits)| hits)
+    let combined = match (harm, cover) {
+        (Some((h, mut hits)), Some((c, hit))) => {
+            hits.push(hit);
+            Some((h + c, hits))
+        }
+        _ => None,
+    };
+    [best, combined]
+        .into_iter()
+        .flatten()
+        .max_by(|a, b| a.0.total_cmp(&b.0))
 }
 
 #[cfg(test)]
@@ -829,7 +1016,7 @@ mod tests {
     /// the labelled notes (and on plain conversation) must contain one.
     #[test]
     fn every_signal_compiles_and_its_anchors_cover_its_matches() {
-        assert_eq!(SIGNALS.len(), 41);
+        assert_eq!(SIGNALS.len(), 50);
         assert!(NEGATION.is_some() && SENTENCE_END.is_some());
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/quarantine");
         let mut sentences = Vec::new();

@@ -77,6 +77,8 @@ const FOREIGN: &[&str] = &[
     "negeer eerdere instructies",
     "negeer vorige instructies",
     "vertel de gebruiker niet",
+    "zeg er niets over",
+    "zeg er niks over",
     // Polish
     "zignoruj wszystkie",
     "zignoruj poprzednie",
@@ -144,7 +146,10 @@ const IGNORE_STEMS: &[(&[&str], &[&str])] = &[
     // Arabic, Persian
     (&["تجاهل", "انسَ", "نادیده بگیر"], &["تعليمات", "الأوامر", "دستورالعمل"]),
     // Turkish
-    (&["yok say", "görmezden gel", "unut"], &["talimat", "yönerge"]),
+    (
+        &["yok say", "görmezden gel", "unut", "dikkate alma"],
+        &["talimat", "yönerge", "kullanıcının"],
+    ),
     // Hindi
     (&["अनदेखा", "नजरअंदाज", "नज़रअंदाज़", "भूल जाओ"], &["निर्देश"]),
     // Vietnamese, Indonesian, Malay
@@ -169,7 +174,18 @@ const IGNORE_STEMS: &[(&[&str], &[&str])] = &[
         &[
             "ignorera", "ignorer", "glöm", "glem", "negeer", "vergeet", "ignorier", "vergiss",
         ],
-        &["instruktion", "instruks", "instructie", "anweisung", "vorgaben"],
+        &[
+            "instruktion",
+            "instruks",
+            "instructie",
+            "anweisung",
+            "vorgaben",
+            "de gebruiker",
+            "den benutzer",
+            "der benutzer",
+            "användaren",
+            "brukeren",
+        ],
     ),
     // French, Spanish, Portuguese, Italian
     (
@@ -182,7 +198,18 @@ const IGNORE_STEMS: &[(&[&str], &[&str])] = &[
             "esqueça",
             "dimentica",
         ],
-        &["consignes", "instrucciones", "instruções", "instrucoes", "istruzioni"],
+        &[
+            "consignes",
+            "instrucciones",
+            "instruções",
+            "instrucoes",
+            "istruzioni",
+            "l'utilisateur",
+            "el usuario",
+            "al usuario",
+            "o usuário",
+            "l'utente",
+        ],
     ),
     // Japanese, Chinese, Korean
     (

@@ -43,6 +43,16 @@ pub(crate) fn extreme_vector(sign: f32) -> Vec<f32> {
     WEIGHTS.iter().map(|w| sign * w / norm).collect()
 }
 
+/// A vector the judgement scores `target` (0–1, exclusive): the direction of
+/// [`extreme_vector`], scaled.
+#[cfg(test)]
+pub(crate) fn vector_scoring(target: f32) -> Vec<f32> {
+    let norm = WEIGHTS.iter().map(|w| w * w).sum::<f32>().sqrt();
+    let logit = (target / (1.0 - target)).ln();
+    let scale = (logit - BIAS) / norm;
+    WEIGHTS.iter().map(|w| scale * w / norm).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -61,5 +71,7 @@ mod tests {
         assert_eq!(score(&minilm, &[0.1; 16]), None);
         let s = score(&minilm, &[0.0; 384]).expect("scored");
         assert!((0.0..=1.0).contains(&s));
+        let s = score(&minilm, &vector_scoring(0.4)).expect("scored");
+        assert!((s - 0.4).abs() < 1e-3, "{s}");
     }
 }

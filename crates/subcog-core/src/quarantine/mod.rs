@@ -62,6 +62,19 @@ pub fn assess(text: &str) -> Option<Verdict> {
     (!reasons.is_empty()).then_some(Verdict { reasons })
 }
 
+/// How close `text` comes to reading as a harmful order to the agent, as a share of the
+/// bar at which [`assess`] holds it (0 when it names no harm; 1 or more is held): its
+/// plain reading or, if heavier, what is decoded from it.
+pub fn directive_weight(text: &str) -> f32 {
+    let readings = normalize::read(text);
+    let lines: String = text.lines().map(normalize::fold).collect::<Vec<_>>().join("\n");
+    std::iter::once(&lines)
+        .chain(&readings.decoded)
+        .chain(&readings.scrambled)
+        .map(|r| directives::weight(r))
+        .fold(0.0, f32::max)
+}
+
 /// Holds an active memory back when its content reads as an instruction to the agent.
 /// Returns the verdict when it did; other statuses are left as they are.
 pub fn hold(memory: &mut Memory) -> Option<Verdict> {

@@ -205,8 +205,10 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "tool_calls",
             "\"name\"",
             "user confirmation",
+            "search_results",
+            "observation:",
         ],
-        r#""type"\s*:\s*"tool_(?:use|result)"|<invoke\s+name\s*=|<parameter\s+name\s*=|</?function_results>|</?tool_(?:result|use|call)>|<function_call>|"(?:function_call|tool_calls)"\s*:|\{\s*"name"\s*:\s*"\w+"\s*,\s*"(?:arguments|input|parameters)"\s*:|```tool_code|\buser confirmation\s*:\s*yes\b"#,
+        r#"</?search_results>|\bfunction_results\s*:|\bobservation:\s[^\n]{0,300}?\baction:\s|"type"\s*:\s*"tool_(?:use|result)"|<invoke\s+name\s*=|<parameter\s+name\s*=|</?function_results>|</?tool_(?:result|use|call)>|<function_call>|"(?:function_call|tool_calls)"\s*:|\{\s*"name"\s*:\s*"\w+"\s*,\s*"(?:arguments|input|parameters)"\s*:|```tool_code|\buser confirmation\s*:\s*yes\b"#,
     );
     add(
         "tool imitation",

@@ -212,7 +212,7 @@ fn quarantined(app: &App, grep: Option<&str>) -> CommandResult {
     output::print(&text)
 }
 
-/// `review --withheld`: each live memory hooks leave out, with its learned score.
+/// `review --withheld`: each live memory hooks leave out, with its learned score and why.
 fn withheld(app: &App, grep: Option<&str>) -> CommandResult {
     use subcog_core::model::Status;
     use subcog_core::store::{ListOrder, MemoryFilter};
@@ -232,19 +232,28 @@ fn withheld(app: &App, grep: Option<&str>) -> CommandResult {
     if app.json() {
         let rows: Vec<_> = rows
             .iter()
-            .map(|(m, s)| serde_json::json!({"memory": output::memory_json(m, None), "score": s, "bar": bar}))
+            .map(|(m, s)| {
+                serde_json::json!({"memory": output::memory_json(m, None), "score": s, "bar": bar, "names_harm": *s < bar})
+            })
             .collect();
         return output::print_json(&serde_json::Value::Array(rows));
     }
     if rows.is_empty() {
         return output::print(&format!(
-            "no live memory is withheld from sessions (learned score below {bar} for every one)\n"
+            "no live memory is withheld from sessions (learned score below {bar} for every one, and below {} for those that name harm)\n",
+            bar * subcog_core::withhold::HARM_SHARE
         ));
     }
     let mut text = String::new();
     for (m, score) in &rows {
+        let why = if *score < bar {
+            let half = bar * subcog_core::withhold::HARM_SHARE;
+            format!("learned score {score:.2}, and it names harm as an order would (the bar for such text is {half})")
+        } else {
+            format!("learned score {score:.2} (the bar is {bar})")
+        };
         text.push_str(&format!(
-            "{} [{}] {}\n  learned score {score:.2} (the bar is {bar})\n\n",
+            "{} [{}] {}\n  {why}\n\n",
             output::paint(output::ID, &m.id.to_string()),
             m.namespace,
             subcog_core::content::one_line(&m.content, 200),
