@@ -498,6 +498,14 @@ mod tests {
     use chrono::{Duration, TimeZone, Utc};
     use std::sync::Arc;
 
+    /// The model whose stored vectors the learned judgement reads.
+    fn minilm() -> crate::embed::EmbeddingModel {
+        crate::embed::EmbeddingModel {
+            id: crate::embed::install::MINILM_ID.into(),
+            dim: crate::quarantine::meaning::DIM,
+        }
+    }
+
     fn service(dir: &std::path::Path, n: usize) -> Subcog {
         let project = dir.join("project");
         std::fs::create_dir_all(&project).expect("project");
@@ -609,10 +617,7 @@ mod tests {
             .list(&MemoryFilter::default(), ListOrder::NewestFirst, None)
             .expect("list");
         let (bad, good) = (all[0].clone(), all[1].clone());
-        let model = crate::embed::EmbeddingModel {
-            id: crate::embed::install::MINILM_ID.into(),
-            dim: crate::quarantine::meaning::DIM,
-        };
+        let model = minilm();
         let extreme = crate::quarantine::meaning::extreme_vector;
         store
             .put_embeddings(&model, &[(bad.id, extreme(1.0)), (good.id, extreme(-1.0))])
@@ -666,10 +671,7 @@ mod tests {
         store
             .insert_many(&[cold.clone(), plain.clone()], None, false)
             .expect("insert");
-        let model = crate::embed::EmbeddingModel {
-            id: crate::embed::install::MINILM_ID.into(),
-            dim: crate::quarantine::meaning::DIM,
-        };
+        let model = minilm();
         let extreme = crate::quarantine::meaning::extreme_vector;
         store
             .put_embeddings(&model, &[(cold.id, extreme(1.0)), (plain.id, extreme(-1.0))])
@@ -738,10 +740,7 @@ mod tests {
         store
             .insert_many(&[harm.clone(), plain.clone()], None, false)
             .expect("insert");
-        let model = crate::embed::EmbeddingModel {
-            id: crate::embed::install::MINILM_ID.into(),
-            dim: crate::quarantine::meaning::DIM,
-        };
+        let model = minilm();
         let at = crate::quarantine::meaning::vector_scoring;
         store
             .put_embeddings(&model, &[(harm.id, at(0.4)), (plain.id, at(0.4))])
@@ -761,10 +760,7 @@ mod tests {
         let all = store
             .list(&MemoryFilter::default(), ListOrder::NewestFirst, None)
             .expect("list");
-        let model = crate::embed::EmbeddingModel {
-            id: crate::embed::install::MINILM_ID.into(),
-            dim: crate::quarantine::meaning::DIM,
-        };
+        let model = minilm();
         store
             .put_embeddings(&model, &[(all[0].id, crate::quarantine::meaning::extreme_vector(1.0))])
             .expect("vectors");
