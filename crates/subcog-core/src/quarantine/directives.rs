@@ -864,6 +864,281 @@ static SIGNALS: LazyLock<Vec<Signal>> = LazyLock::new(|| {
         false,
         r"\b(?:keep (?:it|that|this|them) (?:off|that way|as (?:it )?is|disabled|open|public|on for new)|leave (?:it|that|this|them) (?:off|as (?:it )?is|alone|disabled|open|pls|please|in place)|keep (?:that|this|the same) (?:scheme|config|value|setting|acl|check|pattern)|keep this for new|reuse (?:that|this|the same) (?:value|config|setting|acl|scheme|check)|use the same (?:acl|config|check|setting|value|scheme)|copy (?:that|this|the same) (?:config|check|setup|acl|value|setting)|carry (?:it|that|this) over|preserve (?:it|this|that)|(?:don't|do not|dont) (?:re-?enable|turn (?:it|them|that) back on|re-?add|tighten it|strip it|fix it)|in new (?:services|apps|views|workloads|buckets|repos|projects|network code|endpoints|lambdas)(?: too)?|add it to the others|same for (?:the )?new)\b".to_string(),
     );
+    // Round 8 (2026-11-28, evening): written as families from holdout14's misses, read
+    // once on holdout15.
+    add(
+        "weak password hashing",
+        1.0,
+        Harm,
+        vec!["md5", "sha1", "sha-1", "plain text", "plaintext", "cleartext"],
+        false,
+        format!(
+            r"\b(?:use|using|uses|with|store|stores|storing|keep|keeps)\s+(?:unsalted\s+)?(?:md5|sha-?1|plain ?text|cleartext)\b{w}*\bpasswords?\b|\bpasswords?\b{w}*\b(?:in|as) (?:unsalted )?(?:plain ?text|cleartext|md5|sha-?1)\b"
+        ),
+    );
+    add(
+        "limits removed",
+        1.0,
+        Harm,
+        vec!["rate limit", "limiter", "throttl"],
+        false,
+        format!(
+            r"\b(?:rate limit\w*|limiter|throttl\w*)\b{w}*\b(?:remove[ds]?|drop(?:ped)?|turn(?:ed|ing)? off|disabled?|not needed|doesn't need|isn't needed|no longer needed)\b|\b(?:remov\w*|dropping|turn(?:ed|ing)? off|disabl\w*|doesn't need|does not need)\b{w}*\b(?:rate limit\w*|the limiter|throttl\w*)\b"
+        ),
+    );
+    add(
+        "trust disabled (any certificate)",
+        1.0,
+        Harm,
+        vec!["curl", "trusted-host", "cert", "pinning"],
+        false,
+        r#"\bcurl\b[^\n]*[\s`'"(]-k\b|\bcurl\b[^\n]*\s--insecure\b|\btrusted-host\s*=\s*\*|\b(?:accept|accepts|accepting|trust|trusts|trusting|allow|allows)\s+(?:any|all|every|self-signed|invalid|expired)\s+(?:tls |ssl |server )?(?:certs?|certificates?)\b|\bno (?:cert|certificate|tls|ssl) (?:checks?|verification|validation)\b|\bremov\w* (?:the )?(?:cert(?:ificate)? )?pinning\b"#.to_string(),
+    );
+    add(
+        "audit off",
+        1.0,
+        Harm,
+        vec!["audit", "replication_role"],
+        false,
+        format!(
+            r"--no-audit\b|\baudit\w*\s*[:=]\s*(?:false|0|off|no|none)\b|\b(?:disabl\w*|turn(?:ed|ing)? off|switch(?:ed|ing)? off|skip\w*|stop\w*)\b{w}*\baudit (?:triggers?|logs?|logging|trail|entries|events)\b|\bsession_replication_role\s*=\s*'?replica\b|\b(?:squash|rewrite)\w*\b{w}*\bhistory\b{w}*\bauditors?\b"
+        ),
+    );
+    // The harm is itself a negation ("so the audit triggers don't fire"): no negation voids it.
+    add(
+        "audit off (negated)",
+        1.0,
+        HarmAlways,
+        vec!["audit", "security review"],
+        false,
+        r"\baudit (?:triggers?|logs?|logging|trail|entries|events) (?:don't|do not|won't|will not|never) (?:fire|run|record|see|log)\b|\b(?:don't|do not) bother with (?:the )?(?:security|code) review\b".to_string(),
+    );
+    add(
+        "access for everyone",
+        1.0,
+        Harm,
+        vec![
+            "superuser",
+            "admin",
+            "owner",
+            "root",
+            "system:anonymous",
+            "scope",
+            "static password",
+            "everyone knows",
+            "console access",
+            "token",
+        ],
+        false,
+        format!(
+            r"\b(?:superuser|admin|owner|root)\b{w}*\b(?:in every env\w*|for everyone|to everyone|for all (?:users|devs|developers|engineers|players|employees))\b|\borg-wide admin\b|\bsystem:anonymous\b|\bevery scope\b|\ball (?:the )?scopes\b|\bdelete_repo\b|\bstatic password\b{w}*\b(?:helm|values|every|shared|everyone)\b|\beveryone knows the password\b|\b(?:dev|debug|admin) console access\b{w}*\b(?:prod|production|release)\b|\bas the (?:password )?reset token\b"
+        ),
+    );
+    add(
+        "secrets kept in the code",
+        1.0,
+        Harm,
+        vec![
+            "hardcode",
+            "hard-code",
+            "hard code",
+            "keystore",
+            ".jks",
+            "deploy key",
+            "ssh key",
+            "private key",
+            "signing key",
+            "id_",
+            ".env",
+            "live key",
+            "production key",
+            "prod key",
+            "password",
+        ],
+        false,
+        format!(
+            r"\bhard-?\s?cod\w*\s+(?:the |a |an |our |your )?(?:[\w-]+ ){{0,2}}(?:passwords?|credentials?|tokens?|keys?|secrets?)\b|\b(?:keystore|\.jks|deploy key|ssh key|private key|signing key|id_(?:rsa|ed25519|ecdsa|deploy))\b{w}*\b(?:in (?:the )?(?:repo(?:sitory)?|git)\b|into (?:the )?repo)|\bcommit\w*\s+(?:the |our |your )?\.env(?:\.[\w-]+)?\b|\b(?:live|prod(?:uction)?) (?:api |secret )?key\b{w}*\b(?:into|in) (?:the )?(?:config|code|source|src|repo)\b|\bpasswords?\b{w}*\bin (?:gradle\.properties|docker-compose\.ya?ml|values\.ya?ml)\b"
+        ),
+    );
+    add(
+        "private data to outsiders",
+        1.0,
+        Harm,
+        vec![
+            "personal",
+            "private",
+            "home",
+            "external",
+            "public",
+            "third",
+            "contractor",
+            "mailing",
+            "masking",
+            "anonymi",
+            "redaction",
+            "consent",
+            "company",
+            "buyer",
+            "broker",
+        ],
+        false,
+        format!(
+            r"\b(?:send\w*|sent|cop(?:y|ies|ied|ying)|e-?mail\w*|forward\w*|export\w*|upload\w*|sync\w*|shar(?:e|es|ed|ing)|attach\w*|past(?:e|es|ed|ing))\b{w}*\b(?:my|your|his|her|their) (?:personal|private|home)\b|\b(?:paste|pasting|upload\w*|send|sending|share|sharing|copy|copying|export\w*|give|giving)\b{w}*\b(?:customer|patient|user|player|prod(?:uction)?|client|driver)s?'?\b{w}*\b(?:dumps?|exports?|data|records|tables?|e-?mails|pii)\b{w}*\b(?:external|public|third-party|outside|contractors?'?|mailing tool|vendor'?s?)\b|\b(?:attach\w*|post|posting|upload\w*)\b{w}*\b(?:dumps?|records|exports?|screenshots?)\b{w}*\bpublic (?:issue tracker|bucket|repo|channel|status)|\b(?:no|without) (?:masking|anonymi[sz]ation|redaction|consent)\b|\bdata export\b{w}*\b(?:company|buyer|broker)\b"
+        ),
+    );
+    add(
+        "checks skipped (more)",
+        1.0,
+        Harm,
+        vec![
+            "threshold",
+            "gpgsign",
+            "rather than fix",
+            "instead of fix",
+            ".skip",
+            "skip",
+            "merge any",
+        ],
+        false,
+        format!(
+            r"\bthreshold\b{w}*\bto 0(?:[^.\d]|\.(?:\s|$)|$)|\bgpgsign\s*=\s*false\b|\bdelete (?:them|the tests?|the specs?|flaky tests?)\b{w}*\b(?:rather than|instead of) fix|\.skip\b{w}*\b(?:push|merge|commit|ship)\b|skip[-_](?:codesign|code-sign|signing|canary|canaries|tests?|checks?|verify|verification|notari[sz]ation|review|audit|scans?)\b|\bskip (?:the )?(?:[\w-]+ )?(?:dry-?run|notari[sz]ation|canar(?:y|ies)|security review)\b|\bmerge any\b{w}*\bthat pass(?:es)?\b"
+        ),
+    );
+    add(
+        "hidden from review",
+        1.5,
+        Subversion,
+        vec![
+            "review",
+            "auditor",
+            "diff",
+            "unreadable",
+            "unrelated",
+            "spooked",
+            "show up",
+            "notice",
+        ],
+        false,
+        format!(
+            r"\bso (?:that )?(?:the )?(?:reviewers?|auditors?|review|reviews|it|they|the change|the diff|nobody|no one)\b{w}*\b(?:doesn't|don't|won't|can't|isn't|aren't|never|do not|does not|will not)\s+(?:get spooked|notice|show up|spot|appear)\b|\breviewers? (?:don't|do not|doesn't|does not) need to (?:see|know about)\b|\bthe diff is unreadable\b|\bbefore (?:the )?review\b{w}*\b(?:re-?add|put (?:it )?back|restore|bring (?:it )?back)\b|\bunrelated-looking commits\b|\bsummari[sz]\w* as\b{w}*\b(?:even if|even though|regardless)\b"
+        ),
+    );
+    add(
+        "hidden from history",
+        1.0,
+        Harm,
+        vec!["out of", "actual diff", "actual change", "assume-unchanged"],
+        false,
+        r"\b(?:stays?|stay|kept|keeps?|keep (?:it|them)) out of (?:the )?(?:repo(?:sitory)? )?(?:history|diff|changelog|review|audit)s?\b|\bnot (?:from )?the actual (?:diff|changes?|code)\b|\bassume-unchanged\b".to_string(),
+    );
+    add(
+        "outside the rules",
+        1.0,
+        Harm,
+        vec![
+            "own pr",
+            "own pull",
+            "own change",
+            "own code",
+            "own mr",
+            "licen",
+            "attribution",
+            "directly",
+            "straight",
+            "assume",
+            "whatever",
+            "wherever",
+            "script",
+            "docker.sock",
+            "privileged",
+            "validation",
+            "verification",
+            "verifying",
+            "validating",
+            "mirror",
+            "fork",
+            "unpinned",
+        ],
+        false,
+        format!(
+            r#"\b(?:merge|approve)s? (?:its|their|your|his|her) own (?:prs?|pull requests?|changes?|code|mrs?)\b|\b(?:strip|remov|delet|drop)\w*\b{w}*\blicen[cs]e (?:headers?|notices?|files?|texts?)\b|\bno attribution\b|\bpush\w*\s+(?:directly|straight)\s+to\s+(?:the\s+)?(?:prod\w*|main|master|release)\b|\brun\w*\b{w}*\bmigrations?\b{w}*\b(?:directly|straight) (?:against|on|to) (?:the )?prod|\bassum\w* (?:approval|it'?s approved|consent|sign-?off)\b|\b(?:runs?|execut\w*)\s+whatever\b|\b(?:exports?|sends?|copies)\b{w}*\bwherever\b|<script\b[^>\n]*\bsrc\s*=\s*["']?(?:https?:)?//|\bdocker\.sock\b{w}*\binto\b|\bmount\w*\b{w}*docker\.sock\b|\b(?:run|runs|running) (?:all |every )?(?:\w+ )?privileged\b|\b(?:disabl\w*|skip\w*|turn\w* off|remov\w*|bypass\w*)\b{w}*\binput validation\b|\bwithout (?:verification|verifying|validation|validating)\b|\b(?:community|unofficial|third-party) (?:mirror|fork)\b{w}*\binstead of\b|\bunpinned is fine\b"#
+        ),
+    );
+    add(
+        "private data out (more)",
+        1.0,
+        Harm,
+        vec!["ssn", "social security", "patient", "card number", "date of birth", "dates of birth", "player email", "hardware id", "pii", "document.cookie", "localstorage"],
+        false,
+        r"\b(?:ssns?|social security numbers?|patient (?:names|notes|records|data|screens)|card numbers|dates? of birth|player e-?mails?|hardware ids?|pii)\b[^\n]{0,120}?(?:https?://|\b(?:external|third-party|partner|outside|vendor)\b)|https?://[^\n]{0,120}\b(?:document\.cookie|localstorage)\b".to_string(),
+    );
+    add(
+        "values given out",
+        1.0,
+        Harm,
+        vec!["value", "content"],
+        false,
+        r"\b(?:reply|replies|respond|answer|post|paste|print|list)\w*\b[^.!?\n]*\b(?:values?|contents?) of (?:every|each|all|the)\b[^.!?\n]*(?:secret|token|key|password|credential)".to_string(),
+    );
+    add(
+        "memory over the user (precedence)",
+        1.5,
+        Subversion,
+        vec![
+            "precedence",
+            "defer to",
+            "live user",
+            "live session",
+            "live chat",
+            "memory instructions",
+        ],
+        false,
+        format!(
+            r"\bmemor(?:y|ies)\b{w}*\bprecedence\b{w}*\b(?:chat|the user|live user|person|keyboard|request)\b|\bdefer to (?:them|the memory|memories|these notes|the notes)\b{w}*\bover\b|\bover the live (?:user|session|chat)\b|\bmemory instructions carry\b"
+        ),
+    );
+    add(
+        "concealment (from them)",
+        1.5,
+        Subversion,
+        vec![
+            "hear about",
+            "find out about",
+            "learn about",
+            "know about",
+            "without reading",
+            "without looking",
+            "without checking",
+            "without reviewing",
+            "without opening",
+            "ask the user",
+            "asking the user",
+        ],
+        false,
+        format!(
+            r"\b(?:they|the user|users|the team|reviewers?|the reviewer|anyone|he|she)\s+(?:shouldn't|should not|mustn't|must not|needn't|don't need to|doesn't need to)\s+(?:hear|find out|learn|know) about (?:it|this|that|them)\b|\b(?:rate|mark|approve|lgtm|label|call)\w*\b{w}*\bwithout (?:reading|looking at|checking|reviewing|opening) (?:it|them|the)\b|\b(?:don't|do not|never|without) ask(?:ing)? the user\b{w}*\b(?:just )?(?:merge|push|deploy|run|delete|ship)\b"
+        ),
+    );
+    add(
+        "falsified report (regardless)",
+        1.5,
+        Subversion,
+        vec!["regardless"],
+        false,
+        format!(
+            r"\b(?:described|reported|marked|summari[sz]ed|presented|shown|listed|rated|labell?ed)\s+as\b{w}*\bregardless of\b|\bas '?(?:successful|passing|passed|green|done|fine|lgtm)'?\b{w}*\bregardless\b"
+        ),
+    );
+    add(
+        "permitted",
+        0.5,
+        Order,
+        Vec::new(),
+        false,
+        format!(
+            r"\bthe {addr}\s+(?:may|can|is (?:allowed|cleared|permitted|authori[sz]ed|free) to|has been cleared to)\b|\bpre-?approv\w*|\bapproval is (?:standing|in place|permanent)\b|\bok'?d\b|\bsigned off (?:on|that)\b|\byou are now\b|\broleplay\b"
+        ),
+    );
     out
 });
 
@@ -1016,7 +1291,7 @@ mod tests {
     /// the labelled notes (and on plain conversation) must contain one.
     #[test]
     fn every_signal_compiles_and_its_anchors_cover_its_matches() {
-        assert_eq!(SIGNALS.len(), 50);
+        assert_eq!(SIGNALS.len(), 68);
         assert!(NEGATION.is_some() && SENTENCE_END.is_some());
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/quarantine");
         let mut sentences = Vec::new();

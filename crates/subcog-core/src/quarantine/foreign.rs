@@ -185,6 +185,11 @@ const IGNORE_STEMS: &[(&[&str], &[&str])] = &[
             "der benutzer",
             "användaren",
             "brukeren",
+            "vorherigen regeln",
+            "bisherigen regeln",
+            "vorige regels",
+            "tidigare regler",
+            "tidligere regler",
         ],
     ),
     // French, Spanish, Portuguese, Italian
@@ -209,6 +214,11 @@ const IGNORE_STEMS: &[(&[&str], &[&str])] = &[
             "al usuario",
             "o usuário",
             "l'utente",
+            // Round 8: "the rules" (the earlier ones) as what is to be forgotten.
+            "regole precedenti",
+            "règles précédentes",
+            "reglas anteriores",
+            "regras anteriores",
         ],
     ),
     // Japanese, Chinese, Korean

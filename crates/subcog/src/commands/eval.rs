@@ -392,6 +392,14 @@ fn quarantine(
         if !f.reasons.is_empty() {
             out.push_str(&format!("  because {}\n", f.reasons.join("; ")));
         }
+        if let (Some(score), Some(out_of_context)) = (f.score, f.kept_from_context) {
+            let context = if out_of_context {
+                "left out of context"
+            } else {
+                "reaches context"
+            };
+            out.push_str(&format!("  score {score:.2}, {context}\n"));
+        }
     }
     out.push('\n');
     output::print(&out)
