@@ -898,10 +898,10 @@ fn a_note_that_reads_like_an_order_is_withheld_from_sessions_until_vouched_for()
 /// the score's bar; `review --withheld` says so.
 #[test]
 fn a_note_that_names_harm_is_withheld_at_half_the_bar() {
-    // Scored 0.50 by the judgement (under the bar of 0.6); the rules read harm (request
-    // bodies sent out) but no order.
-    let hook_note =
-        "Our error hook posts the request bodies, card numbers included, to https://errors.example.net for debugging.";
+    // Scored 0.49 by the judgement (under the bar of 0.6); the rules read harm (request
+    // bodies sent out) but no order. (Name card numbers too and two kinds of harm add up
+    // to quarantine.)
+    let hook_note = "Our crash hook posts the request bodies to https://errors.example.net for debugging.";
     let env = TestEnv::new().with_model();
     env.capture(
         "decisions",
@@ -911,7 +911,7 @@ fn a_note_that_names_harm_is_withheld_at_half_the_bar() {
     assert_eq!(env.run(&["get", &id, "--json"]).ok().json()["status"], "active");
     let start = serde_json::json!({"session_id": "h", "cwd": env.project, "hook_event_name": "SessionStart", "source": "startup"});
     let ctx = hook(&env, "session-start", &start.to_string()).json().to_string();
-    assert!(ctx.contains("PostgreSQL") && !ctx.contains("error hook"), "{ctx}");
+    assert!(ctx.contains("PostgreSQL") && !ctx.contains("crash hook"), "{ctx}");
     let review = env.run(&["review", "--withheld", "--json"]).ok().json();
     assert_eq!(review.as_array().map(Vec::len), Some(1), "{review}");
     assert_eq!(review[0]["names_harm"], true, "{review}");

@@ -1142,6 +1142,9 @@ static SIGNALS: LazyLock<Vec<Signal>> = LazyLock::new(|| {
     out
 });
 
+/// What a look-alike of a well-known package (`typosquat`) weighs: harm named.
+const LOOK_ALIKE_WEIGHT: f32 = 1.0;
+
 /// What a sentence that only says to keep what the one before it set up adds to that one.
 const CARRIED_WEIGHT: f32 = 0.5;
 
@@ -1181,7 +1184,9 @@ pub(super) fn weight(folded: &str) -> f32 {
 /// harm and a next sentence that keeps it), with its signals.
 fn heaviest(folded: &str) -> Option<(f32, Vec<String>)> {
     // Nothing harmful named anywhere: nothing to weigh (and nothing compiled).
-    if !SIGNALS.iter().any(|s| s.kind != Kind::Order && s.present(folded)) {
+    if !SIGNALS.iter().any(|s| s.kind != Kind::Order && s.present(folded))
+        && folded.lines().all(|l| super::typosquat::find(l).is_none())
+    {
         return None;
     }
     let negation = NEGATION.as_ref()?;
@@ -1200,6 +1205,12 @@ fn heaviest(folded: &str) -> Option<(f32, Vec<String>)> {
             let mut hits = Vec::new();
             let mut counted: Vec<(usize, usize, f32)> = Vec::new();
             let (mut harmful, mut hidden) = (false, None::<(f32, String)>);
+            // A dependency one typo from a well-known package: harm named.
+            if let Some((name, known)) = super::typosquat::find(sentence) {
+                total += LOOK_ALIKE_WEIGHT;
+                hits.push(format!("look-alike package: {name:?} for {known:?}"));
+                harmful = true;
+            }
             let mut note = |signal: &Signal, m: regex::Match<'_>, total: &mut f32| {
                 *total += signal.weight;
                 let hit = format!("{}: {:?}", signal.name, crate::content::one_line(m.as_str(), 50));

@@ -20,6 +20,7 @@ pub mod meaning;
 mod normalize;
 mod rules;
 pub mod screen;
+mod typosquat;
 mod weights;
 
 use serde::Serialize;
