@@ -1185,7 +1185,7 @@ pub(super) fn weight(folded: &str) -> f32 {
 fn heaviest(folded: &str) -> Option<(f32, Vec<String>)> {
     // Nothing harmful named anywhere: nothing to weigh (and nothing compiled).
     if !SIGNALS.iter().any(|s| s.kind != Kind::Order && s.present(folded))
-        && folded.lines().all(|l| super::typosquat::find(l).is_none())
+        && !super::typosquat::about_dependencies(folded)
     {
         return None;
     }

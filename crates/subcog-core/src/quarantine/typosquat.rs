@@ -13,283 +13,20 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-/// Well-known packages of npm, PyPI, crates.io and RubyGems with names of five letters or
-/// more, and the real packages one typo from them (`preact`, `tslint`, `scapy`, …), which
-/// are not look-alikes.
-const KNOWN: &[&str] = &[
-    // PyPI
-    "requests",
-    "request",
-    "numpy",
-    "pandas",
-    "scipy",
-    "scapy",
-    "sympy",
-    "simpy",
-    "matplotlib",
-    "seaborn",
-    "django",
-    "flask",
-    "fastapi",
-    "uvicorn",
-    "gunicorn",
-    "pydantic",
-    "sqlalchemy",
-    "alembic",
-    "celery",
-    "redis",
-    "boto3",
-    "botocore",
-    "urllib3",
-    "certifi",
-    "setuptools",
-    "pytest",
-    "pytest-cov",
-    "pytest-mock",
-    "black",
-    "flake8",
-    "pylint",
-    "isort",
-    "colorama",
-    "click",
-    "typer",
-    "jinja2",
-    "pyyaml",
-    "tomli",
-    "httpx",
-    "httpie",
-    "aiohttp",
-    "beautifulsoup4",
-    "pillow",
-    "scikit-learn",
-    "tensorflow",
-    "torch",
-    "torchvision",
-    "transformers",
-    "tokenizers",
-    "openai",
-    "anthropic",
-    "langchain",
-    "psycopg",
-    "psycopg2",
-    "psycopg2-binary",
-    "pymongo",
-    "cryptography",
-    "paramiko",
-    "pyjwt",
-    "python-dotenv",
-    "python-dateutil",
-    "arrow",
-    "pendulum",
-    "loguru",
-    "structlog",
-    "sentry-sdk",
-    "mkdocs",
-    "mkdocs-material",
-    "sphinx",
-    "docutils",
-    "poetry",
-    "virtualenv",
-    "pipenv",
-    "coverage",
-    "hypothesis",
-    "faker",
-    "selenium",
-    "playwright",
-    "scrapy",
-    "networkx",
-    "opencv-python",
-    "xgboost",
-    "lightgbm",
-    "keras",
-    "jupyter",
-    "ipython",
-    "pyarrow",
-    "polars",
-    "apache-airflow",
-    "marshmallow",
-    "attrs",
-    "cattrs",
-    "orjson",
-    "ujson",
-    "simplejson",
-    "websockets",
-    "starlette",
-    "graphene",
-    "protobuf",
-    "grpcio",
-    "kubernetes",
-    "ansible",
-    "termcolor",
-    "tabulate",
-    "pyopenssl",
-    "bcrypt",
-    "passlib",
-    "argon2-cffi",
-    "chardet",
-    "charset-normalizer",
-    "packaging",
-    "pyparsing",
-    "pygments",
-    "responses",
-    "freezegun",
-    "factory-boy",
-    "twine",
-    "hatch",
-    "hatchling",
-    "pre-commit",
-    "autopep8",
-    "bandit",
-    // npm
-    "react",
-    "preact",
-    "react-dom",
-    "react-router",
-    "react-router-dom",
-    "angular",
-    "svelte",
-    "express",
-    "expresso",
-    "fastify",
-    "lodash",
-    "lodash-es",
-    "underscore",
-    "axios",
-    "moment",
-    "dayjs",
-    "date-fns",
-    "luxon",
-    "chalk",
-    "colors",
-    "commander",
-    "yargs",
-    "inquirer",
-    "dotenv",
-    "webpack",
-    "rollup",
-    "esbuild",
-    "vitest",
-    "mocha",
-    "sinon",
-    "cypress",
-    "puppeteer",
-    "typescript",
-    "eslint",
-    "tslint",
-    "prettier",
-    "nodemon",
-    "concurrently",
-    "cross-env",
-    "rimraf",
-    "mkdirp",
-    "minimist",
-    "nanoid",
-    "jsonwebtoken",
-    "passport",
-    "mongoose",
-    "sequelize",
-    "prisma",
-    "typeorm",
-    "mobx",
-    "zustand",
-    "immer",
-    "graphql",
-    "apollo-server",
-    "styled-components",
-    "tailwindcss",
-    "postcss",
-    "autoprefixer",
-    "classnames",
-    "formik",
-    "body-parser",
-    "helmet",
-    "morgan",
-    "winston",
-    "bunyan",
-    "node-fetch",
-    "cross-fetch",
-    "superagent",
-    "cheerio",
-    "jsdom",
-    "handlebars",
-    "marked",
-    "electron",
-    "lerna",
-    "husky",
-    "lint-staged",
-    "semver",
-    "validator",
-    "bluebird",
-    "tslib",
-    "core-js",
-    "terser",
-    "uglify-js",
-    "shelljs",
-    "execa",
-    "boxen",
-    "figlet",
-    "colorette",
-    "picocolors",
-    // crates.io
-    "serde",
-    "serde_json",
-    "tokio",
-    "tokei",
-    "reqwest",
-    "hyper",
-    "actix-web",
-    "rocket",
-    "anyhow",
-    "thiserror",
-    "tracing",
-    "env_logger",
-    "regex",
-    "regexp",
-    "chrono",
-    "rayon",
-    "crossbeam",
-    "parking_lot",
-    "once_cell",
-    "lazy_static",
-    "itertools",
-    "futures",
-    "async-trait",
-    "diesel",
-    "rusqlite",
-    "tonic",
-    "prost",
-    "tower",
-    "openssl",
-    "rustls",
-    "tempfile",
-    "criterion",
-    "proptest",
-    // RubyGems
-    "rails",
-    "nokogiri",
-    "rspec",
-    "devise",
-    "sidekiq",
-    "rubocop",
-    "bundler",
-    // Words and code one letter from a name above, seen in ordinary notes.
-    "https",
-    "types",
-    "typed",
-    "label",
-    "axis",
-    "serve",
-    "block",
-    "clock",
-    "flash",
-    "narrow",
-    "arrows",
-    "forms",
-    "error",
-    "errors",
-];
+/// Well-known packages, one per line (`#` comments): see the file.
+const KNOWN_FILE: &str = include_str!("known_packages.txt");
 
-static KNOWN_SET: LazyLock<HashSet<String>> = LazyLock::new(|| KNOWN.iter().map(|k| canonical(k)).collect());
+/// The well-known names as written and in [`canonical`] form, read once.
+static KNOWN: LazyLock<Vec<(&'static str, String)>> = LazyLock::new(|| {
+    KNOWN_FILE
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|name| (name, canonical(name)))
+        .collect()
+});
+
+static KNOWN_SET: LazyLock<HashSet<&'static str>> = LazyLock::new(|| KNOWN.iter().map(|(_, k)| k.as_str()).collect());
 
 /// Words that make a sentence about dependencies.
 static ABOUT_DEPENDENCIES: LazyLock<Option<Regex>> = LazyLock::new(|| {
@@ -310,6 +47,11 @@ static INSTALLED: LazyLock<Option<Regex>> = LazyLock::new(|| {
 /// PyPI treats `-`, `_` and `.` alike and case does not matter.
 fn canonical(name: &str) -> String {
     name.to_lowercase().replace(['_', '.'], "-")
+}
+
+/// Whether `text` talks about dependencies at all: the cheap test before [`find`].
+pub(super) fn about_dependencies(text: &str) -> bool {
+    ABOUT_DEPENDENCIES.as_ref().is_some_and(|re| re.is_match(text))
 }
 
 /// The look-alike and the well-known name it imitates, if `sentence` (folded, lower case)
@@ -341,17 +83,12 @@ pub(super) fn find(sentence: &str) -> Option<(String, &'static str)> {
 /// The well-known name `word` is one typo from, unless `word` is itself well known.
 fn look_alike(word: &str) -> Option<(String, &'static str)> {
     let word = canonical(word);
-    if word.chars().count() < 5 || !word.chars().any(char::is_alphabetic) || KNOWN_SET.contains(&word) {
+    if word.chars().count() < 5 || !word.chars().any(char::is_alphabetic) || KNOWN_SET.contains(word.as_str()) {
         return None;
     }
-    KNOWN.iter().find_map(|known| {
-        let k = canonical(known);
-        if k.chars().count() < 5 || strsim::osa_distance(&word, &k) != 1 {
-            return None;
-        }
-        // A five-letter name is one letter from many words (`token`/`tokei`,
-        // `batch`/`hatch`): there only a swap of two letters or a digit for a letter counts.
-        if k.chars().count() == 5 && !swapped_or_digit(&word, &k) {
+    KNOWN.iter().find_map(|(known, k)| {
+        let length = k.chars().count();
+        if length < 5 || strsim::osa_distance(&word, k) != 1 {
             return None;
         }
         // A plural, a major version (`vue3`, `psycopg3`) or a suffix of digits is a name of
@@ -360,31 +97,25 @@ fn look_alike(word: &str) -> Option<(String, &'static str)> {
         if extra.is_some_and(|e| e == "s" || e.chars().all(|c| c.is_ascii_digit())) {
             return None;
         }
-        let digit_for_digit = word.chars().count() == k.chars().count()
-            && word
-                .chars()
-                .zip(k.chars())
-                .filter(|(a, b)| a != b)
-                .all(|(a, b)| a.is_ascii_digit() && b.is_ascii_digit());
-        if digit_for_digit {
+        let changed: Vec<(char, char)> = if word.chars().count() == length {
+            word.chars().zip(k.chars()).filter(|(a, b)| a != b).collect()
+        } else {
+            Vec::new()
+        };
+        let digit_for_digit =
+            !changed.is_empty() && changed.iter().all(|(a, b)| a.is_ascii_digit() && b.is_ascii_digit());
+        // A five-letter name is one letter from many words (`token`/`tokei`,
+        // `batch`/`hatch`): there only a swap of two letters or a digit for a letter counts.
+        let swapped_or_digit = match changed[..] {
+            [(a, b)] => a.is_ascii_digit() != b.is_ascii_digit(),
+            [(a, b), (c, d)] => a == d && b == c,
+            _ => false,
+        };
+        if digit_for_digit || (length == 5 && !swapped_or_digit) {
             return None;
         }
         Some((word.clone(), *known))
     })
-}
-
-/// Whether `word` is `known` with two neighbours swapped or one letter drawn as a digit.
-fn swapped_or_digit(word: &str, known: &str) -> bool {
-    let (w, k): (Vec<char>, Vec<char>) = (word.chars().collect(), known.chars().collect());
-    if w.len() != k.len() {
-        return false;
-    }
-    let differ: Vec<usize> = (0..w.len()).filter(|&i| w[i] != k[i]).collect();
-    match differ[..] {
-        [i] => w[i].is_ascii_digit() != k[i].is_ascii_digit(),
-        [i, j] => j == i + 1 && w[i] == k[j] && w[j] == k[i],
-        _ => false,
-    }
 }
 
 #[cfg(test)]
