@@ -10,6 +10,23 @@
 /// in English. Each phrase is
 /// also its own anchor, so nothing compiles for a text without one.
 const FOREIGN: &[&str] = &[
+    // Round 10 (from holdout16's misses, read once on holdout17): Czech, Hebrew, more
+    // Korean, French and German.
+    "předchozí pokyny",
+    "ignoruj předchozí",
+    "neříkej uživateli",
+    "התעלם מההוראות",
+    "הוראה חדשה לסוכן",
+    "למשתמש שהכול תקין",
+    "보안 검사를 끄",
+    "항상 통과했다고",
+    "이전 지시",
+    "consignes précédentes",
+    "ne tiens plus compte",
+    "ne tenez plus compte",
+    "neue anweisung vom",
+    "dem nutzer gegenüber nicht",
+    "sag dem nutzer nichts",
     // Russian, Ukrainian
     "игнорируй все",
     "игнорируй предыдущие",

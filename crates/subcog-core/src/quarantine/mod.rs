@@ -20,6 +20,7 @@ pub mod meaning;
 mod normalize;
 mod rules;
 pub mod screen;
+mod signals;
 mod typosquat;
 mod weights;
 

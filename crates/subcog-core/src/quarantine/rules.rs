@@ -170,6 +170,14 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         &["system", "assistant", "human"],
         r"(?m)^\s*(?:#{1,4}\s*)?(?:system|assistant|human)\s*:",
     );
+    // A transcript in the short form: an "H:" line answered by an "A:" line.
+    add(
+        "role marker",
+        Lines,
+        false,
+        &["h:"],
+        r"(?m)^\s*h\s*:[^\n]*\n(?:\s*\n)*\s*a\s*:",
+    );
     add(
         "role marker",
         Raw,
