@@ -10,8 +10,8 @@
 //!
 //! The signals are the table in [`super::signals`]; this module owns how a sentence is
 //! weighed with them. Each signal compiles the first time a sentence holds one of its
-//! anchors, and the order words are weighed only beside harm, so an ordinary note compiles
-//! nothing.
+//! anchors (once per process), and the order words are weighed only beside harm, so most
+//! ordinary notes compile few of them.
 //!
 //! The phrase rules in `rules` overfit the notes they were written on: on sets written
 //! later by others they caught 31 % and 16 % of attacks. These signals were written as
@@ -40,13 +40,20 @@ const CARRIED_WEIGHT: f32 = 0.5;
 /// new services too."): its order counts for the harm named there.
 static CARRIED: LazyLock<Option<Regex>> = LazyLock::new(|| {
     Regex::new(&crate::secrets::ascii_classes(
-        r"^\W*(?:please\s+|pls\s+|so\s+|and\s+)?(?:keep|leave|preserve|reuse|carry)\b[^.!?\n]*\b(?:it|this|that|them|these|those|the same|that way|as is|off|on)\b|^\W*(?:please\s+|pls\s+)?(?:don't|do not|dont|never)\s+(?:re-?enable|tighten|remove|strip|undo|revert|turn (?:it|them|that) (?:back )?on|add (?:one|it|them)(?: back)?|put (?:it|them|one) back)\b|^\W*(?:please\s+|pls\s+)?(?:copy|use) (?:it|this|that|the same)\b[^.!?\n]*\b(?:new|other|every|all)\b|^\W*(?:any |all |every )?(?:new|future) (?:[\w-]+ ){0,2}(?:code|services?|endpoints?|repos?|stations?|modules?|apps?|accounts?|flows?|schemas?|projects?|clusters?) (?:should|must|need to|has to|have to) (?:honou?r|follow|do|use|keep|copy|match|get|reuse|default to)\b|^\W*(?:replicate|mirror|repeat) (?:this|that|it)\b|^\W*(?:configure|set up|build) (?:the |all |any )?new\b[^.!?\n]*\b(?:the same way|likewise|identically)\b|^\W*if you see (?:it|them|that) (?:re-?enabled|turned (?:back )?on|come back|added back)\b|^\W*(?:no (?:need|reason) to (?:ask|check|confirm|scrub|mask|redact|loop in|double-check|tell|wait)|no (?:ticket|approval|review|sign-?off) (?:is )?(?:needed|required|necessary)|(?:don't|do not) (?:block|gate)\b|just proceed|go ahead and|take it (?:back )?out)",
+        r"^\W*(?:please\s+|pls\s+|so\s+|and\s+)?(?:keep|leave|preserve|reuse|carry)\b[^.!?\n]*\b(?:it|this|that|them|these|those|the same|that way|as is|off|on)\b|^\W*(?:please\s+|pls\s+)?(?:don't|do not|dont|never)\s+(?:re-?enable|tighten|remove|strip|undo|revert|turn (?:it|them|that) (?:back )?on|add (?:one|it|them)(?: back)?|put (?:it|them|one) back)\b|^\W*(?:please\s+|pls\s+)?(?:copy|use) (?:it|this|that|the same)\b[^.!?\n]*\b(?:new|other|every|all)\b|^\W*(?:any |all |every )?(?:new|future) (?:[\w-]+ ){0,2}(?:code|services?|endpoints?|repos?|stations?|modules?|apps?|accounts?|flows?|schemas?|projects?|clusters?) (?:should|must|need to|has to|have to) (?:honou?r|follow|do|use|keep|copy|match|get|reuse|default to) (?:that|this|it|them|the same)\b|^\W*(?:replicate|mirror|repeat) (?:this|that|it)\b|^\W*(?:configure|set up|build) (?:the |all |any )?new\b[^.!?\n]*\b(?:the same way|likewise|identically)\b|^\W*if you see (?:it|them|that) (?:re-?enabled|turned (?:back )?on|come back|added back)\b|^\W*(?:no (?:need|reason) to (?:ask|check|confirm|scrub|mask|redact|loop in|double-check|tell|wait)|no (?:ticket|approval|review|sign-?off) (?:is )?(?:needed|required|necessary)|(?:don't|do not) (?:block|gate)\b|just proceed|go ahead and|take it (?:back )?out)",
     ))
     .ok()
 });
 
-/// A sentence that names a safeguard ([`SAFEGUARD`]), for a next one that removes "it".
-static SAFEGUARD_NAMED: LazyLock<Option<Regex>> = LazyLock::new(|| Regex::new(&format!(r"\b{SAFEGUARD}")).ok());
+/// A sentence that names a safeguard ([`SAFEGUARD`]) as a nuisance ("the git-secrets hook
+/// blocks too many commits"), for a next one that removes "it". A safeguard that only
+/// flags something ("Snyk flags lodash") leaves "it" to be what it flagged.
+static SAFEGUARD_NAMED: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    Regex::new(&format!(
+        r"\b{SAFEGUARD}\b[^.!?\n]*\b(?:blocks? too|too (?:many|much|slow|noisy|strict|annoying)|false positives|keeps? (?:failing|blocking|flagging|breaking)|gets? in the way|is annoying|annoys|slows (?:us|everything|everyone) down)"
+    ))
+    .ok()
+});
 
 /// A sentence that opens by removing what the one before it named ("Remove it from new
 /// repos."): the safeguard named there is removed.
@@ -80,7 +87,7 @@ pub(super) fn weight(folded: &str) -> f32 {
 /// The heaviest sentence of `folded` (or harm in one and its concealment in another, or
 /// harm and a next sentence that keeps it), with its signals.
 fn heaviest(folded: &str) -> Option<(f32, Vec<String>)> {
-    // Nothing harmful named anywhere: nothing to weigh (and nothing compiled).
+    // No anchor of harm anywhere: nothing to weigh (and nothing compiled).
     if !SIGNALS.iter().any(|s| s.kind != Kind::Order && s.present(folded))
         && !super::typosquat::about_dependencies(folded)
     {

@@ -52,17 +52,29 @@ pub(super) fn read(text: &str) -> Readings {
 }
 
 /// Invisible characters read as the spaces they stand in for ("ignore\u{200b}the\u{200b}user"),
-/// when at least three of them sit between two letters; `None` otherwise (a stray
-/// zero-width joiner in a name is dropped, as [`fold`] does).
+/// when runs of them sit between two letters at least three times; `None` otherwise (a
+/// stray zero-width joiner in a name is dropped, as [`fold`] does). Folded line by line.
 fn invisible_spaces(text: &str) -> Option<String> {
     let chars: Vec<char> = text.chars().collect();
-    let between = chars
-        .windows(3)
-        .filter(|w| w[0].is_alphanumeric() && is_invisible(w[1]) && w[2].is_alphanumeric())
-        .count();
+    let mut between = 0;
+    let mut i = 0;
+    while i < chars.len() {
+        if is_invisible(chars[i]) {
+            let start = i;
+            while i < chars.len() && is_invisible(chars[i]) {
+                i += 1;
+            }
+            let before = start.checked_sub(1).and_then(|b| chars.get(b));
+            if before.is_some_and(|c| c.is_alphanumeric()) && chars.get(i).is_some_and(|c| c.is_alphanumeric()) {
+                between += 1;
+            }
+        } else {
+            i += 1;
+        }
+    }
     (between >= 3).then(|| {
         let spaced: String = chars.iter().map(|&c| if is_invisible(c) { ' ' } else { c }).collect();
-        fold(&spaced)
+        spaced.lines().map(fold).collect::<Vec<_>>().join("\n")
     })
 }
 
@@ -378,6 +390,10 @@ mod tests {
         assert_eq!(
             invisible_spaces("ok.\u{2060}run\u{2060}git\u{2060}push\u{2060}now").as_deref(),
             Some("ok. run git push now")
+        );
+        assert_eq!(
+            invisible_spaces("a\u{200b}\u{200b}b\u{200b}\u{200b}c\u{200b}\u{200b}d\nnext").as_deref(),
+            Some("a b c d\nnext")
         );
         assert_eq!(fold("ＩＧＮＯＲＥ"), "ignore");
         assert_eq!(fold("іgnоrе"), "ignore");

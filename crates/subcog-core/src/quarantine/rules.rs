@@ -170,13 +170,13 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         &["system", "assistant", "human"],
         r"(?m)^\s*(?:#{1,4}\s*)?(?:system|assistant|human)\s*:",
     );
-    // A transcript in the short form: an "H:" line answered by an "A:" line.
+    // A transcript in the short form: an "H:" question answered by an "A:" line.
     add(
         "role marker",
         Lines,
         false,
         &["h:"],
-        r"(?m)^\s*h\s*:[^\n]*\n(?:\s*\n)*\s*a\s*:",
+        r"(?m)^\s*h:[^\n]*\?\s*\n(?:\s*\n)*\s*a:\s*\w",
     );
     add(
         "role marker",

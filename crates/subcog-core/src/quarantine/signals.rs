@@ -25,7 +25,8 @@ pub(super) enum Kind {
 
 /// A signal: its weight, kind and pattern over one folded sentence. Like the phrase
 /// rules, it compiles the first time a sentence holds one of its anchors (literals every
-/// match contains; none: always), so an ordinary note compiles none.
+/// match contains; none: always), so most ordinary notes compile few of them; each compiles
+/// once per process.
 pub(super) struct Signal {
     pub(super) name: &'static str,
     pub(super) weight: f32,
@@ -78,7 +79,7 @@ const W: &str = r"[^.!?\n]";
 const P: &str = r"(?:[^.!?\n]|\.[\w/~-])";
 const ADDR: &str =
     r"\b(?:assistants?|agents?|ai|llms?|claude|copilot|chatgpt|gpt|bots?|language models?|coding agents?|models?)\b";
-const CREDENTIALS: &str = r"(?:\.env\b|\bsecrets?\b|\btokens?\b|\bapi[ _-]?keys?\b|\bpasswords?\b|\bcredentials?\b|\bprivate keys?\b|\bssh keys?\b|\bid_rsa|\bid_ed25519|~/\.(?:ssh|aws|config|kube|docker|npmrc|netrc|pypirc|gnupg|git-credentials|cargo/credentials|gem/credentials|m2/settings)|\b[a-z0-9]+_(?:[a-z0-9]+_)*(?:secret|token|password|passwd)(?:_[a-z0-9]+)*\b|\b[a-z0-9]+_(?:[a-z0-9]+_)*(?:access|api|private|secret)_key\b|\bdatabase_url\b|\b(?:session|auth|browser|login) cookies?\b|\benvironment variables?\b|\benv vars?\b|\bkeychain\b|oauth_token|kubeconfig|\bprintenv\b|\bsession (?:ids?|tokens?)\b|/etc/(?:passwd|shadow)|\bsigning keys?\b)";
+const CREDENTIALS: &str = r"(?:\.env\b|\bsecrets?\b|\btokens?\b|\bapi[ _-]?keys?\b|\bpasswords?\b|\bcredentials?\b|\bprivate keys?\b|\bssh keys?\b|\bid_rsa|\bid_ed25519|~/\.(?:ssh|aws|config|kube|docker|npmrc|netrc|pypirc|gnupg|git-credentials|cargo/credentials|gem/credentials|m2/settings)|\b(?:session|auth|browser|login) cookies?\b|\benvironment variables?\b|\benv vars?\b|\bkeychain\b|oauth_token|kubeconfig|\bprintenv\b|\bsession (?:ids?|tokens?)\b|/etc/(?:passwd|shadow)|\bsigning keys?\b)";
 const OUTSIDE: &str = r"(?:https?://|\bs?ftp://|\bscp://|\b\d{1,3}(?:\.\d{1,3}){3}\b|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\bwebhook|\bpastebin|\bgist\b|\bngrok)";
 
 /// Every "`first` `second`" pair, as anchors.
@@ -160,8 +161,6 @@ pub(super) static SIGNALS: LazyLock<Vec<Signal>> = LazyLock::new(|| {
             "session",
             "/etc/",
             "signing key",
-            "_key",
-            "database_url",
         ],
         false,
         format!(
@@ -833,7 +832,7 @@ pub(super) static SIGNALS: LazyLock<Vec<Signal>> = LazyLock::new(|| {
         ],
         false,
         format!(
-            r#"\bpublic[- ](?:read|write)\b{w}*\bpublic[- ](?:read|write)\b|\bprivileged:\s*true\b|\bhostpath\b{w}*(?:\s/\s|\bhost'?s? /|\broot filesystem\b)|\b(?:tcp://)?0\.0\.0\.0:2375\b|\bcsrf(?:_enabled\s*=\s*false| protection is (?:turned |switched )?off| (?:is )?(?:disabled|off)\b)|\b(?:mfa|2fa)\b{w}*\b(?:is off|turned off|switched off|disabled)\b|\bpassword (?:min(?:imum)? length|length minimum) (?:is |of |to )?[1-7]\b|\b(?:tokens?|codes?|links?) never expire\b|\bremoved the lockout\b|\bbound to cluster-admin\b|\battach administratoraccess\b|\bto prod-?admins on day one\b|"action":\s*"\*",\s*"resource":\s*"\*"|\bdefault-src \*|\ballow anonymous (?:access|writes?|uploads?)\b"#
+            r#"\bpublic[- ](?:read|write)\b{w}*\bpublic[- ](?:read|write)\b|\bprivileged:\s*true\b|\bhostpath\b{w}*(?:\s/\s|\bhost'?s? /|\broot filesystem\b)|\b(?:tcp://)?0\.0\.0\.0:2375\b|\bcsrf(?:_enabled\s*=\s*false| protection is (?:turned |switched )?off| (?:is )?(?:disabled|off)\b)|\b(?:mfa|2fa)\b{w}*\b(?:is off|turned off|switched off|disabled)\b|\bpassword (?:min(?:imum)? length|length minimum) (?:is |of |to )?[1-7]\b|\bremoved the lockout\b|\bbound to cluster-admin\b|\battach administratoraccess\b|\bto prod-?admins on day one\b|"action":\s*"\*",\s*"resource":\s*"\*"|\bdefault-src \*|\ballow anonymous (?:access|writes?|uploads?)\b"#
         ),
     );
     add(
@@ -887,10 +886,18 @@ pub(super) static SIGNALS: LazyLock<Vec<Signal>> = LazyLock::new(|| {
         "weak password hashing",
         1.0,
         Harm,
-        vec!["md5", "sha1", "sha-1", "plain text", "plaintext", "cleartext"],
+        vec![
+            "md5",
+            "sha1",
+            "sha-1",
+            "plain text",
+            "plaintext",
+            "plain-text",
+            "cleartext",
+        ],
         false,
         format!(
-            r"\b(?:use|using|uses|with|store|stores|storing|keep|keeps)\s+(?:unsalted\s+)?(?:md5|sha-?1|plain ?text|cleartext)\b{w}*\bpasswords?\b|\bpasswords?\b{w}*\b(?:in|as) (?:unsalted )?(?:plain ?text|cleartext|md5|sha-?1)\b"
+            r"\b(?:use|using|uses|with|store|stores|storing|keep|keeps)\s+(?:unsalted\s+)?(?:md5|sha-?1|plain[- ]?text|cleartext)\b{w}*\bpasswords?\b|\bpasswords?\b{w}*\b(?:in|as) (?:unsalted )?(?:plain[- ]?text|cleartext|md5|sha-?1)\b"
         ),
     );
     add(
@@ -1156,6 +1163,7 @@ pub(super) static SIGNALS: LazyLock<Vec<Signal>> = LazyLock::new(|| {
             r"\bthe {addr}\s+(?:may|can|is (?:allowed|cleared|permitted|authori[sz]ed|free) to|has been cleared to)\b|\bpre-?approv\w*|\bapproval is (?:standing|in place|permanent)\b|\bok'?d\b|\bsigned off (?:on|that)\b|\byou are now\b|\broleplay\b"
         ),
     );
+    let p = P;
     // Round 9 (2026-11-28, night): written as families from holdout15's misses, read once
     // on holdout16.
     add(
@@ -1165,7 +1173,7 @@ pub(super) static SIGNALS: LazyLock<Vec<Signal>> = LazyLock::new(|| {
         vec!["without", "filter", "guardrail", "restriction"],
         false,
         format!(
-            r"\b(?:answer|respond|reply|comply|complete|act|operate|proceed)\w*\b{w}*\bwithout (?:any )?(?:restrictions|censorship|guardrails|refusals?|refusing)(?:\s*[.!;,)]|\s*$|\s+(?:from now|going forward|whatsoever))|\b(?:content|safety|output) (?:filter\w*|guardrails?|restrictions?) (?:is|are|has been|have been|was|were) (?:now )?(?:disabled|off|lifted|removed|suspended|turned off|waived)\b"
+            r"\b(?:answer|respond|reply|comply|complete|act|operate|proceed)\w*\b{w}*\bwithout (?:any )?(?:restrictions|censorship|guardrails|refusals?|refusing)(?:\s*[.!;,)]|\s*$|\s+(?:from now|going forward|whatsoever))|\b(?:content|safety) (?:filter\w*|guardrails?|restrictions?) (?:is|are|has been|have been|was|were) (?:now )?(?:disabled|off|lifted|removed|suspended|turned off|waived)\b"
         ),
     );
     add(
@@ -1193,7 +1201,7 @@ pub(super) static SIGNALS: LazyLock<Vec<Signal>> = LazyLock::new(|| {
         ],
         false,
         format!(
-            r#"\b(?:print|say|report|write|output|claim|answer|reply|respond|state|echo)\w*\s+(?:with\s+)?['"]?(?:all tests passed|all (?:checks|tests) (?:passed|green)|tests? passed|build (?:passed|succeeded|is green)|checks? passed|no (?:secrets|issues|vulnerabilities|problems|findings|leaks)(?: (?:were )?found)?)['"]?{w}*\b(?:anyway|regardless|no matter|even if|even though|whatever)\b|\b(?:report|say|claim|state|tell|answer|reply|print|summari[sz]e|describe|present|announce|mark|list)\w*\b{w}*\b(?:regardless of|irrespective of) (?:the |what )?(?:numbers|results?|measurements?|what) (?:you |it |they )?(?:actually|really)\b|\b(?:report|say|claim|state|tell|answer|reply|print|summari[sz]e|describe|present|announce|mark|list)\w*\b{w}*\bno matter what (?:grep|the scan\w*|the tests?|pytest|ci|the tool|the linter|the check|it) (?:returns?|says?|shows?|finds?|reports?|outputs?)\b"#
+            r#"\b(?:print|say|report|write|output|claim|answer|reply|respond|state|echo)\s+(?:with\s+)?['"]?(?:all tests passed|all (?:checks|tests) (?:passed|green)|tests? passed|build (?:passed|succeeded|is green)|checks? passed|no (?:secrets|issues|vulnerabilities|problems|findings|leaks)(?: (?:were )?found)?)['"]?{w}*\b(?:anyway|regardless|no matter|even if|even though|whatever)\b|\b(?:report|say|claim|state|tell|answer|reply|print|summari[sz]e|describe|present|announce|mark|list)\w*\b{w}*\b(?:regardless of|irrespective of) (?:the |what )?(?:numbers|results?|measurements?|what) (?:you |it |they )?(?:actually|really)\b|\b(?:report|say|claim|state|tell|answer|reply|print|summari[sz]e|describe|present|announce|mark|list)\w*\b{w}*\bno matter what (?:grep|the scan\w*|the tests?|pytest|ci|the tool|the linter|the check|it) (?:returns?|says?|shows?|finds?|reports?|outputs?)\b"#
         ),
     );
     add(
@@ -1225,17 +1233,24 @@ pub(super) static SIGNALS: LazyLock<Vec<Signal>> = LazyLock::new(|| {
             "override",
             "outrank",
             "trump",
+            "win over",
             "wins over",
             "supersede",
             "precedence",
             "objection",
+            "pushback",
+            "correction",
             "over theirs",
             "over the user",
+            "over what",
+            "over the chat",
+            "over their",
+            "over the person",
             "in chat",
         ],
         false,
         format!(
-            r"\b(?:memor(?:y|ies)|notes?|entr(?:y|ies)|tags?)\b{w}*\b(?:beats?|overrides?|outranks?|trumps?|wins? over|supersedes?|takes? precedence over)\s+(?:the |your |any )?(?:system prompt|claude\.md|agents\.md|user'?s? (?:instructions|requests?|wishes)|chat|session|live user)\b|\b(?:disregard|ignore|dismiss|overrule)\w*\s+(?:their|the user'?s?|the developer'?s?|his|her|any) (?:objections?|pushback|corrections?)\b|\b(?:prefer|follow|trust|favou?r)\w*\b{w}*\b(?:memor(?:y|ies)|stored|notes?)\b{w}*\bover (?:theirs|the user'?s?|what the user|the chat|their instructions|the person)\b|\bcan'?t override (?:them|it|these|memor\w*) in (?:the )?chat\b"
+            r"\b(?:memor(?:y|ies)|notes?|entr(?:y|ies)|tags?)\b{w}*\b(?:beats?|overrides?|outranks?|trumps?|wins? over|supersedes?|takes? precedence over)\s+(?:the |your |any )?(?:system prompt|claude\.md|agents\.md|user'?s? (?:instructions|requests?|wishes)|(?:chat|session) (?:instructions|requests|messages)|what the user (?:says|asks|types)|live user)\b|\b(?:disregard|ignore|dismiss|overrule)\w*\s+(?:their|the user'?s?|the developer'?s?|his|her|any) (?:objections?|pushback|corrections?)\b|\b(?:prefer|follow|trust|favou?r)\w*\b{w}*\b(?:memor(?:y|ies)|stored|notes?)\b{w}*\bover (?:theirs|the user'?s?|what the user|the chat|their instructions|the person)\b|\bcan'?t override (?:them|it|these|memor\w*) in (?:the )?chat\b"
         ),
     );
     add(
@@ -1292,7 +1307,6 @@ pub(super) static SIGNALS: LazyLock<Vec<Signal>> = LazyLock::new(|| {
             "as admin",
             "as superuser",
             "0000",
-            "never expire",
             "expir",
             "reset",
             "login",
@@ -1300,11 +1314,10 @@ pub(super) static SIGNALS: LazyLock<Vec<Signal>> = LazyLock::new(|| {
             "otp",
             "verification",
             "magic",
-            "invite",
         ],
         false,
         format!(
-            r#"\bgrant all\b{w}*\bto public\b|\b0\.0\.0\.0/0\b{w}*\b(?:ports?|22|3389|5432|3306|6379|27017|9200)\b|\b(?:ports?|22|3389|5432|3306|6379)\b{w}*\b0\.0\.0\.0/0|0\.0\.0\.0:\d+{w}*\bno (?:acl|auth\w*|password|firewall)\b|\b(?:mode|chmod|permissions?|perms)\s+0?(?:666|777)\b|\bbind\w*\b{w}*\bto cluster-admin\b|\bauto-?approve\w*"?\s*[:=]\s*\[\s*["']\*["']\s*\]|\bauto-?approv\w*\s+(?:all|every|any) (?:tools?|tool calls?|commands?|permissions?)\b|\b(?:agents?|the agent|assistants?|bots?) (?:runs?|run|running) as root\b|\bno need for (?:a )?(?:restricted|non-root|unprivileged|least-privilege) (?:user|account|role)\b|\bmount\w*\b{w}*\bdocker socket\b|\b(?:user-?agent|header|cookie|query param\w*)\b{w}*\bas (?:staff|admins?|superusers?)\b|\b(?:pin|password|passcode)\b{w}*\bis 0000\b|\b(?:api )?(?:keys?|tokens?|sessions?|passwords?) never expire\b|\bremov\w* (?:any |the |all )?expir\w*\b|\b(?:reset|login|one-time|otp|verification|magic|invite)[- ](?:tokens?|codes?|links?|pins?)\b{w}*\b(?:[1-5]-digit|valid for (?:[2-9]|\d{{2,}}) (?:days|weeks|months)|valid for a (?:week|month|year))\b"#
+            r#"\bgrant all\b{w}*\bto public\b|\b0\.0\.0\.0/0\b{w}*\b(?:ports?|22|3389|5432|3306|6379|27017|9200)\b|\b(?:ports?|22|3389|5432|3306|6379)\b{w}*\b0\.0\.0\.0/0|0\.0\.0\.0:\d+{w}*\bno (?:acl|auth\w*|password|firewall)\b|\b(?:mode|chmod|permissions?|perms)\s+0?(?:666|777)\b|\bbind\w*\b{w}*\bto cluster-admin\b|\bauto-?approve\w*"?\s*[:=]\s*\[\s*["']\*["']\s*\]|\bauto-?approv\w*\s+(?:all|every|any) (?:tools?|tool calls?|commands?|permissions?)\b|\b(?:agents?|the agent|assistants?|bots?) (?:runs?|run|running) as root\b|\bno need for (?:a )?(?:restricted|non-root|unprivileged|least-privilege) (?:user|account|role)\b|\bmount\w*\b{w}*\bdocker socket\b|\b(?:user-?agent|header|cookie|query param\w*)\b{w}*\bas (?:staff|admins?|superusers?)\b|\b(?:pin|password|passcode)\b{w}*\bis 0000\b|\bremov\w* (?:any |the |all )?expir(?:y|ation)(?: fields?| dates?| checks?| times?)?\b|\b(?:reset|login|one-time|otp|verification|magic)[- ](?:tokens?|codes?|links?|pins?)\b{w}*\b(?:[1-5]-digit|valid for (?:[2-9]|\d{{2,}}) (?:days|weeks|months)|valid for a (?:week|month|year))\b"#
         ),
     );
     // The harm is itself a negation ("don't add lockout logic", "don't check the origin").
@@ -1312,9 +1325,9 @@ pub(super) static SIGNALS: LazyLock<Vec<Signal>> = LazyLock::new(|| {
         "safeguard refused",
         1.0,
         HarmAlways,
-        vec!["add", "introduce", "enable", "check", "verify", "validate"],
+        vec!["add", "introduce", "enable", "check", "verify", "validate", "never expire"],
         false,
-        r"\b(?:don't|do not|dont|never) (?:add|re-?add|put back|introduce|enable)\w* (?:any |a |the )?(?:account )?(?:lockout|rate[- ]limit\w*|throttl\w*|mfa|2fa|expir\w*|auth\w* checks?)\b|\b(?:don't|do not|doesn't|does not|never|no longer) (?:check|verify|validate)s? (?:the )?(?:event\.)?origin\b".to_string(),
+        r"\b(?:don't|do not|dont|never) (?:add|re-?add|put back|introduce|enable)\w* (?:any |a |the )?(?:account )?(?:lockout|rate[- ]limit\w*|throttl\w*|mfa|2fa|expir\w*|auth\w* checks?)\b|\b(?:don't|do not|doesn't|does not|never|no longer) (?:check|verify|validate)s? (?:the )?(?:event\.)?origin\b|\b(?:api )?(?:keys?|tokens?|codes?|links?|sessions?|passwords?) never expire\b".to_string(),
     );
     add(
         "weak password storage",
@@ -1325,13 +1338,14 @@ pub(super) static SIGNALS: LazyLock<Vec<Signal>> = LazyLock::new(|| {
             "sha1",
             "sha-1",
             "plaintext",
+            "plain-text",
             "plain text",
             "no rate limit",
             "no rate-limit",
         ],
         false,
         format!(
-            r"\bhash\w* (?:with|using|in|as) (?:unsalted )?(?:md5|sha-?1)\b|\bcompar\w* (?:the )?passwords?\b{w}*\bplain ?text\b|\bplain ?text (?:passwords?|stored)\b|\bno rate[- ]limit\b"
+            r"\b(?:passwords?|pins?|passphrases?|secrets?|credentials?)\b{w}*\bhash\w* (?:with|using|in|as) (?:unsalted )?(?:md5|sha-?1)\b|\bhash\w* (?:the )?(?:passwords?|pins?|passphrases?)\b{w}*\b(?:md5|sha-?1)\b|\bcompar\w* (?:the )?passwords?\b{w}*\bplain[- ]?text\b|\bplain[- ]?text (?:passwords?|stored)\b|\bno rate[- ]limit\b"
         ),
     );
     add(
@@ -1341,14 +1355,14 @@ pub(super) static SIGNALS: LazyLock<Vec<Signal>> = LazyLock::new(|| {
         vec!["audit", "cloudtrail", "enable_"],
         false,
         format!(
-            r"\baudit\b{w}*\blevel:?\s*none\b|\bcloudtrail\b{w}*\b(?:is |was |are )?(?:disabled|off|turned off|stopped)\b|\benable_\w*(?:audit|trail|logging|logs)\w*\s*[:=]\s*(?:false|0|no)\b|\bskip\w* (?:the )?audit (?:hooks?|middleware|decorators?|calls?|table)\b|\bno longer (?:write|log|record)s? (?:to |in )?(?:the )?audit\w*"
+            r"\baudit\b{w}*\blevel:?\s*none\b|\bcloudtrail\b{w}*\b(?:is |was |are )?(?:disabled|off|turned off|stopped)\b|\benable_\w*(?:audit|trail|access_log)\w*\s*[:=]\s*(?:false|0|no)\b|\bskip\w* (?:the )?audit (?:hooks?|middleware|decorators?|calls?|table)\b|\bno longer (?:write|log|record)s? (?:to |in )?(?:the )?audit\w*"
         ),
     );
     add(
         "origins widened",
         1.0,
         Harm,
-        vec!["access-control-allow-origin", "origins", "x-frame-options"],
+        vec!["access-control-allow-origin", "origin", "x-frame-options"],
         false,
         format!(
             r"\baccess-control-allow-origin\b{w}*\$http_origin\b|\baccess-control-allow-origin:?\s*\*{w}*\b(?:private|internal|auth\w*|payouts?|admin|account\w*|credentials)\b|\bnull\b{w}*\ballowed[- ]origins\b|\ballowed[- ]origins\b{w}*\bnull\b|\borigins?\b{w}*`\.\*|\bx-frame-options\b{w}*\b(?:removed|dropped|disabled|off)\b|\b(?:remov\w*|drop\w*|disabl\w*)\s+(?:the\s+)?x-frame-options\b"
@@ -1368,12 +1382,23 @@ pub(super) static SIGNALS: LazyLock<Vec<Signal>> = LazyLock::new(|| {
             "verifying",
             "code_signing",
             "codesign",
+            "code sign",
             "notari",
-            "if ",
+            "gitleaks",
+            "trufflehog",
+            "git-secrets",
+            "semgrep",
+            "codeql",
+            "trivy",
+            "snyk",
+            "bandit",
+            "gosec",
+            "scanner",
+            "secret scan",
         ],
         false,
         format!(
-            r"\b(?:prod\w*|delet\w*|drop\w*|purg\w*|remov\w*)\b{w}*\bwithout (?:the |a )?(?:--)?dry[- ]?run\b|@skip\b{w}*\b(?:proceed|move on|carry on|continue|merge|ship|push)\b|\bskip\w* (?:the )?(?:release |update |package |artifact )?(?:signature|checksum|hash|integrity) (?:checks?|verification|validation)\b|\bstop\w* verifying (?:the )?(?:release |update )?(?:signatures?|checksums?|hashes)\b|\bcode_signing_required\s*=\s*no\b|\bcode ?signing\b{w}*\b(?:is |was )?(?:disabled|off|skipped)\b|\bnotari[sz]ation (?:is |was )?skipped\b|\bif (?:gitleaks|trufflehog|git-secrets|semgrep|codeql|trivy|snyk|bandit|gosec|the scanner|the secret scan\w*)\b{w}*\b(?:complains?|flags?|fails?|blocks?|fires?)\b{w}*(?:\.gitleaksignore|\b(?:ignore|suppress|allowlist|baseline|disable|skip|move on|nosec)\b)"
+            r"\b(?:prod\w*|delet\w*|drop\w*|purg\w*|remov\w*)\b{w}*\bwithout (?:the |a )?(?:--)?dry[- ]?run\b|@skip\b{w}*\b(?:proceed|move on|carry on|continue|merge|ship|push)\b|\bskip\w* (?:the )?(?:release |update |package |artifact )?(?:signature|checksum|hash|integrity) (?:checks?|verification|validation)\b|\bstop\w* verifying (?:the )?(?:release |update )?(?:signatures?|checksums?|hashes)\b|\bcode_signing_required\s*=\s*no\b|\bcode ?signing\b{w}*\b(?:is |was )?(?:disabled|off|skipped)\b|\bnotari[sz]ation (?:is |was )?skipped\b|\bif (?:gitleaks|trufflehog|git-secrets|semgrep|codeql|trivy|snyk|bandit|gosec|the scanner|the secret scan\w*)\b{w}*\b(?:complains?|flags?|fails?|fires?)\b{w}*(?:\.gitleaksignore|\b(?:ignore|suppress|allowlist|baseline|disable|skip|move on|nosec)\b)"
         ),
     );
     add(
@@ -1400,7 +1425,7 @@ pub(super) static SIGNALS: LazyLock<Vec<Signal>> = LazyLock::new(|| {
         "personal data out (round 9)",
         1.0,
         Harm,
-        vec!["email", "e-mail", " ips", "ip address", "phone", "account number", "card field", "form input", "~/.aws", "~/.ssh", "~/.kube"],
+        vec!["email", "e-mail", " ips", "ip address", "phone", "home address", "account number", "card field", "form input", "~/.aws", "~/.ssh", "~/.kube", "~/.docker", "~/.npmrc"],
         false,
         r"\b(?:subscriber|customer|user|member|patron|employee|passenger|client)s?'?\s+(?:e-?mails?|ips|ip addresses|phone numbers|home addresses|account numbers)\b[^\n]{0,120}?(?:https?://|\b[\w-]+\.(?:example|examp1e)\.\w+|\b(?:external|third-party|partner|outside|vendor)\b)|\b(?:card fields|form inputs)\b[^\n]{0,120}?\b(?:upload\w*|sen[dt]\w*|ship\w*)\b|\b(?:pings?|posts?|sends?|uploads?|calls?)\b[^\n]{0,80}?https?://[^\n]{0,80}?~/\.(?:aws|ssh|kube|docker|npmrc)".to_string(),
     );
@@ -1409,9 +1434,10 @@ pub(super) static SIGNALS: LazyLock<Vec<Signal>> = LazyLock::new(|| {
         1.0,
         Harm,
         vec![
-            "official",
+            "instead of the official",
             "whatever",
             "pinning",
+            "no need to pin",
             "download",
             "install",
             "update",
@@ -1421,7 +1447,7 @@ pub(super) static SIGNALS: LazyLock<Vec<Signal>> = LazyLock::new(|| {
         ],
         false,
         format!(
-            r"\binstead of the official (?:registry|index|repo\w*|package|release|sdk|image|one|crate|build|source|tap)\b|\baccept\w* whatever (?:version|it serves|they ship|comes)\b|\bpinning (?:the )?(?:digests?|commits?|shas?|hashes) is (?:too much|not worth|overkill|unnecessary)\b|\bno need to pin (?:a |the )?(?:commit|digest|sha|hash)\b|\b(?:switch|change|point|repoint|swap)\w*\b{w}*\b(?:download|install|update|release)\w* (?:script'?s? )?(?:url|host|server|source|endpoint|link)\b{w}*\bto https?://|\b`?latest`? tags? from (?:the |a )?community\b|\b(?:the agent|agents?|the assistant|the bot|claude)\b{w}*\b(?:publish|release|deploy|merge|push|ship)\w*\b{w}*\bwithout (?:a |any )?(?:human |manual )?(?:\w+ )?(?:review|approval|sign-?off)\b"
+            r"\b(?:fork|forks|community|unofficial|third-party|personal)\b{p}*\binstead of the official (?:registry|index|repo\w*|package|release|sdk|image|one|crate|build|source|tap)\b|\baccept\w* whatever (?:version|it serves|they ship|comes)\b|\bpinning (?:the )?(?:digests?|commits?|shas?|hashes) is (?:too much|not worth|overkill|unnecessary)\b|\bno need to pin (?:a |the )?(?:commit|digest|sha|hash)\b|\b(?:switch|change|point|repoint|swap)\w*\b{w}*\b(?:download|install|update|release)\w* (?:script'?s? )?(?:url|host|server|source|endpoint|link)\b{w}*\bto https?://|\b`?latest`? tags? from (?:the |a )?community\b|\b(?:the agent|agents?|the assistant|the bot|claude)\b{w}*\b(?:publish|release|deploy|merge|push|ship)\w*\b{w}*\bwithout (?:a |any )?(?:human |manual )?(?:\w+ )?(?:review|approval|sign-?off)\b"
         ),
     );
     add(
@@ -1430,7 +1456,7 @@ pub(super) static SIGNALS: LazyLock<Vec<Signal>> = LazyLock::new(|| {
         Subversion,
         vec!["nobody", "no one", "neutral", "unrelated", "no diff"],
         false,
-        r"\bso (?:that )?(?:nobody|no one) (?:has|needs|gets) to (?:discuss|notice|see|question|ask about)\b|\bwith neutral (?:commit )?messages\b|\b(?:squash|fold|hide|bury)\w*\b[^.!?\n]*\binto an unrelated\b|\bso (?:that )?there(?:'s| is) no diff\b".to_string(),
+        r"\bso (?:that )?(?:nobody|no one) (?:has|needs|gets) to (?:discuss|notice|see|question|ask about)\b|\bwith neutral (?:commit )?messages\b|\b(?:squash|fold|hide|bury)\w*\b[^.!?\n]*\binto an unrelated\b|\bso (?:that )?there(?:'s| is) no diff (?:for|in) (?:the )?(?:\w+ )?(?:review|reviewers|audit)\b".to_string(),
     );
     add(
         "kept out of the plan",
@@ -1438,7 +1464,9 @@ pub(super) static SIGNALS: LazyLock<Vec<Signal>> = LazyLock::new(|| {
         Harm,
         vec!["out of the"],
         false,
-        format!(r"\bkeep\w*\b{w}*\bout of the (?:\w+ )?(?:plan|diff|changelog|review|pr|release notes)\b"),
+        format!(
+            r"\bkeep\w*\b{w}*\b(?:firewall|iam|security|permission|polic(?:y|ies)|acl|secret|network)\w*\b{w}*\bout of the (?:\w+ )?(?:plan|diff|changelog|review|pr|release notes)\b"
+        ),
     );
     add(
         "standing rule for new work",
@@ -1446,11 +1474,10 @@ pub(super) static SIGNALS: LazyLock<Vec<Signal>> = LazyLock::new(|| {
         Order,
         Vec::new(),
         false,
-        r"\b(?:configure|set up|build|provision|create) (?:the |all |any )?new (?:[\w-]+ ){0,2}(?:the same way|likewise|identically)\b|\breplicate (?:this|that|it) (?:on|in|for|to) (?:the |all |any )?new\b|\bkeep (?:that|this|it) in the new\b|\b(?:new|future) (?:[\w-]+ ){0,2}(?:code|services?|endpoints?|repos?|stations?|modules?|apps?|accounts?|flows?|schemas?|projects?|clusters?) (?:should|must|need to|has to|have to)\b|\bin new (?:schemas|stations|flows|accounts|clusters|modules|code)\b|\bif you see (?:it|them) re-?enabled\b|\bno (?:need|reason) to (?:loop in|tell|involve|notify|inform)\b|\bno (?:announcement|heads-?up|changelog entry|notice) (?:is )?(?:needed|necessary|required)\b|\bstay in character\b|\bdon't list it\b|\b(?:release|ship|deploy) (?:it )?as-is\b|\bis (?:the )?(?:standard|norm|convention)(?:\s*[.;,!]|\s*$| here| for us| now)|\b(?:modules?|templates?|charts?|configs?) should (?:default|set|use)\b|\bwhen (?:adjusting|editing|changing|touching|updating|modifying|writing|adding|creating|refactoring)\b|^\s*(?:(?:when|if|whenever) [^,.;]{0,60}\b(?:fails?|failing|complains?|blocks?(?: you)?|mismatch\w*|hangs?|breaks?|errors? out|flags? (?:it|them|something))|(?:once|after|on|starting|from) (?:the )?[^,.;]{0,50}\b(?:passes|reaches|hits|day|date|night|midnight|weekend|month|year|\d+))\s*,\s*(?:just\s+)?(?:switch|change|point|send|run|disable|delete|push|upload|enable|remove|skip|set|use|add|mirror|grant|regenerate|mark|comment|merge|deploy|ship|commit)\b".to_string(),
+        r"\b(?:configure|set up|build|provision|create) (?:the |all |any )?new (?:[\w-]+ ){0,2}(?:the same way|likewise|identically)\b|\breplicate (?:this|that|it) (?:on|in|for|to) (?:the |all |any )?new\b|\bkeep (?:that|this|it) in the new\b|\b(?:new|future) (?:[\w-]+ ){0,2}(?:code|services?|endpoints?|repos?|stations?|modules?|apps?|accounts?|flows?|schemas?|projects?|clusters?) (?:should|must|need to|has to|have to)\b|\bin new (?:schemas|stations|flows|accounts|clusters|modules|code)\b|\bif you see (?:it|them) re-?enabled\b|\bno (?:need|reason) to (?:loop in|tell|involve|notify|inform)\b|\bno (?:announcement|heads-?up|changelog entry|notice) (?:is )?(?:needed|necessary|required)\b|\bstay in character\b|\bdon't list it\b|\b(?:release|ship|deploy) (?:it )?as-is\b|\bis (?:the )?(?:standard|norm|convention)(?:\s*[.;,!]|\s*$| here| for us| now)|\b(?:modules?|templates?|charts?|configs?) should (?:default|set|use)\b|\bwhen (?:adjusting|editing|changing|touching|updating|modifying|writing|adding|creating|refactoring)\b|^\s*(?:(?:when|if|whenever) (?:gitleaks|trufflehog|git-secrets|the scanner|semgrep|codeql|snyk|trivy|an? (?:package )?hash|the hash|the checksum|a checksum|the signature)\b[^,.;]{0,40}\b(?:complains?|flags?|fails?|mismatch\w*)|(?:once|after|on|starting|from) (?:the )?[^,.;]{0,50}\b(?:passes \d+|reaches \d+|hits \d+|day of|date|night|midnight|weekend|month|quarter|\d{1,2}:\d{2}|\d{4}-\d{2}-\d{2}))\s*,\s*(?:just\s+)?(?:switch|change|point|send|run|disable|delete|push|upload|enable|remove|skip|set|use|add|mirror|grant|regenerate|mark|comment|merge|deploy|ship|commit)\b".to_string(),
     );
     // Round 10 (2026-11-28, night): written as families from holdout16's misses, read
     // once on holdout17.
-    let p = P;
     add(
         "deception (round 10)",
         1.5,
@@ -1459,28 +1486,33 @@ pub(super) static SIGNALS: LazyLock<Vec<Signal>> = LazyLock::new(|| {
             "even though",
             "failed",
             "test output",
+            "test results",
             "omit",
-            "never",
+            "never bring up",
+            "never mention",
+            "never discuss",
+            "never raise",
+            "never reveal",
+            "never disclose",
             "call it",
             "describe it",
-            "filtered",
-            "left out",
-            "kept out",
+            "tell them",
+            "say it",
             "tick",
             "regardless",
         ],
         false,
         format!(
-            r"\b(?:state|say|claim|write|report|tell \w+|announce)\w* that\b{p}*\beven though\b{w}*\b(?:still open|not (?:fixed|done|shipped|true|merged)|hasn't|has not|isn't|is not|failed|fails)\b|\breplac\w* '?failed'? with '?passed'?|\b(?:rewrite|edit|alter|doctor)\w* (?:the )?test output\b|\bomit (?:any |all )?mention\w* of\b|\bnever (?:bring up|mention|discuss|raise)\b{w}*\beven (?:when|if) (?:it(?:'s| is) )?(?:directly )?(?:relevant|asked|important)\b|\bnever (?:mention|bring up|reveal|disclose)\b{w}*\b(?:the )?(?:second|other|real|actual|extra|hidden|additional) (?:destination|endpoint|recipient|copy|host|webhook|upload|export|call)\b|\bif (?:a |the )?(?:reviewers?|auditors?|security|someone|anyone|they) asks?\b{w}*\b(?:call it|say it'?s|describe it as|tell them it'?s)\b|\bso (?:they|it)(?:'re| are| is|'s) (?:filtered|left|kept|hidden) out of\b|\btick\w* (?:the )?'?tests? pass(?:ed|es)?'? (?:box|checkbox)\b|\b(?:say|report|answer|reply|claim|tell \w+)\w*\b{w}*\bregardless of (?:what )?(?:\w+ ){{0,2}}(?:actually|really)\b"
+            r"\b(?:state|say|claim|write|report|tell \w+|announce)\w* that\b{p}*\beven though\b{w}*\b(?:still open|not (?:fixed|done|shipped|true|merged)|hasn't|has not|isn't|is not|failed|fails)\b|\breplac\w* '?failed'? with '?passed'?|\b(?:rewrite|alter|doctor|fake|falsify)\w* (?:the )?test (?:output|results)\b{w}*\bbefore (?:you )?(?:show|report|post|share|paste)|\bomit (?:any |all )?mention\w* of\b|\bnever (?:bring up|mention|discuss|raise)\b{w}*\beven (?:when|if) (?:it(?:'s| is) )?(?:directly )?(?:relevant|asked|important)\b|\bnever (?:mention|bring up|reveal|disclose)\b{w}*\b(?:the )?(?:second|other|real|actual|extra|hidden|additional) (?:destination|endpoint|recipient|copy|host|webhook|upload|export|call)\b|\bif (?:a |the )?(?:reviewers?|auditors?|security|someone|anyone|they) asks?\b{w}*\b(?:call it|say it'?s|describe it as|tell them it'?s)\b|\b(?:just|only)\b{w}*\btick\w* (?:the )?'?tests? pass(?:ed|es)?'? (?:box|checkbox)\b|\b(?:say|report|answer|reply|claim|tell \w+)\w*\b{w}*\bregardless of (?:what )?(?:\w+ ){{0,2}}(?:actually|really)\b"
         ),
     );
     add(
         "hidden from review (round 10)",
         1.5,
         Subversion,
-        vec!["so ", "collapsed", "pr summary"],
+        vec!["customers", "clients", "the union", "partners", "auditor", "regulators", "trigger", "reach", "hit", "looks", "collapsed", "pr summary"],
         false,
-        r"\bso (?:that )?(?:customers|users|clients|people|the union|anyone|partners|the auditors?)\b[^.!?\n]*\b(?:don't|won't|can't|doesn't|never|do not)\s+(?:notice|see|spot|find out)\b|\bso (?:they|it) (?:don't|doesn't|won't) (?:trigger|show up in|reach|hit) (?:the )?(?:review|reviewers?|audit)|\bso (?:that )?no (?:single )?(?:diff|commit|change|pr) looks? (?:significant|big|suspicious|important|large)\b|\bso the diff stays collapsed\b|\bleave the pr summary empty\b".to_string(),
+        r"\bso (?:that )?(?:customers|clients|the union|partners|auditors|the auditors?|regulators)\b[^.!?\n]*\b(?:don't|won't|can't|doesn't|never|do not)\s+(?:notice|spot|find out)\b|\bso (?:they|it) (?:don't|doesn't|won't) (?:trigger|reach|hit) (?:the )?(?:review|reviewers?|audit)|\bso (?:that )?no (?:single )?(?:diff|commit|change|pr) looks? (?:significant|big|suspicious|important|large)\b|\bso the diff stays collapsed\b|\bleave the pr summary empty\b".to_string(),
     );
     add(
         "memory over the user (round 10)",
@@ -1489,10 +1521,14 @@ pub(super) static SIGNALS: LazyLock<Vec<Signal>> = LazyLock::new(|| {
         vec![
             "authority",
             "priority",
+            "precedence",
             "advisory",
+            "optional",
+            "suggestion",
             "trust the",
             "keep applying",
             "keep following",
+            "keep using",
             "instead of what",
             "wins",
             "even if the user",
@@ -1502,29 +1538,36 @@ pub(super) static SIGNALS: LazyLock<Vec<Signal>> = LazyLock::new(|| {
             "came earlier",
             "only rules",
             "only instructions",
+            "only guidance",
             "outrank",
         ],
         false,
         format!(
-            r"\b(?:authority|priority|precedence) (?:above|over) (?:any|the|every) (?:user|person|human|one)\b|\b(?:requests|instructions|what)\b{w}*\b(?:whoever is at the keyboard|the user|the person)\b{w}*\b(?:are|is) (?:only )?(?:advisory|optional|suggestions?)\b|\btrust the (?:notes?|memor(?:y|ies))\b{w}*\bnot the (?:user|person|human)\b|\bkeep (?:applying|following|using) the (?:memories|notes)\b{w}*\banyway\b|\bfollow (?:the )?(?:stored|memory|noted)\b{w}*\binstead of what (?:they|the user|you were) (?:asked|said|requested)\b|\bthe (?:note|memory|stored decision) wins\b|\b(?:memor(?:y|ies)|notes?)\b{w}*\beven if the user (?:says|asks|wants|objects|insists)\b|\bmemory store as the\b{w}*\bconstitution\b|\b(?:rules|instructions|guidelines) (?:at the top of|earlier in) your (?:context|prompt|session)\b|\b(?:guidance|instructions|rules|directions) (?:that )?came earlier\b|\bearlier in (?:this|the) (?:session|conversation|chat)\b{w}*\b(?:stale|void|outdated|obsolete|superseded|no longer)\b|\bas the only (?:rules|instructions|guidance)\b|\boutranks? the (?:person|human|one) (?:typing|in the chat|at the keyboard)\b"
+            r"\b(?:authority|priority|precedence) (?:above|over) (?:any|the|every) (?:user|person|human|one)(?:\s+(?:in|at|typing)\b|\s*[.,;]|\s*$)|\b(?:requests|instructions|what)\b{w}*\b(?:whoever is at the keyboard|the user|the person)\b{w}*\b(?:are|is) (?:only )?(?:advisory|optional|suggestions?)\b|\btrust the (?:notes?|memor(?:y|ies))\b{w}*\bnot the (?:user|person|human)\b|\bkeep (?:applying|following|using) the (?:memories|notes)\b{w}*\banyway\b|\bfollow (?:the )?(?:stored|memory|noted)\b{w}*\binstead of what (?:they|the user|you were) (?:asked|said|requested)\b|\bthe (?:note|memory|stored decision) wins\b|\b(?:memor(?:y|ies)|notes?)\b{w}*\beven if the user (?:says|asks|wants|objects|insists)\b|\bmemory store as the\b{w}*\bconstitution\b|\b(?:rules|instructions|guidelines) (?:at the top of|earlier in) your (?:context|prompt|session)\b|\b(?:guidance|instructions|rules|directions) (?:that )?came earlier\b|\bearlier in (?:this|the) (?:session|conversation|chat)\b{w}*\b(?:stale|void|outdated|obsolete|superseded|no longer)\b|\bas the only (?:rules|instructions|guidance)\b|\boutranks? the (?:person|human|one) (?:typing|in the chat|at the keyboard)\b"
         ),
     );
     add(
-        "persona (round 10)",
+        "orders (round 10)",
         0.5,
         Order,
         Vec::new(),
         false,
-        r"\bact as (?:them|him|her|if|an?|the)\b|\blet'?s play a game\b|\ban unfiltered\b|\bconsider this (?:note|message|memory) (?:the|as|your) (?:record of )?approval\b|\brecord of approval\b|\b(?:done|given|approved|signed off|cleared) verbally\b|\bverbal (?:ok|okay|approval|sign-?off)\b".to_string(),
+        r"\bact as (?:them|him|her|if|an?|the)\b|\bso (?:they|it)(?:'re| are| is|'s) (?:filtered|left|kept|hidden) out of\b|\blet'?s play a game\b|\ban unfiltered\b|\bconsider this (?:note|message|memory) (?:the|as|your) (?:record of )?approval\b|\brecord of approval\b|\b(?:done|given|approved|signed off|cleared) verbally\b|\bverbal (?:ok|okay|approval|sign-?off)\b".to_string(),
     );
     add(
         "harm (round 10)",
         1.0,
         Harm,
         vec![
+            "_secret",
+            "_token",
+            "_password",
+            "_passwd",
+            "_key",
             "personal",
             "private",
             "own ",
+            "home",
             "license",
             "licence",
             "truncat",
@@ -1557,7 +1600,7 @@ pub(super) static SIGNALS: LazyLock<Vec<Signal>> = LazyLock::new(|| {
         ],
         false,
         format!(
-            r"\b(?:cop\w*|export\w*|mov\w*|download\w*|sync\w*)\b{w}*\b(?:customer|patient|user|employee|payroll|patron|member|client)s?'? (?:data|records|tables?|dataset|pii|details)\b{w}*\b(?:into|to) (?:their |your |a |the )?(?:personal|private|home|own) (?:sandbox\w*|laptops?|machines?|drives?|accounts?|buckets?|devices?)\b|\bchang\w* (?:the )?(?:[\w-]+ )?licen[cs]e (?:headers?|files?|texts?) to a proprietary\b|\btruncat\w*\b{w}*\bin (?:prod|production)\b|\bskip\w* (?:the )?(?:snapshot|backup)s?\b|--skip-backup\b|\b(?:post|paste|put|share|leave)s?\b{w}*\b(?:secret|token|password|key|credential)\w*\b{w}*\bpublic (?:issue|repo|gist|channel|forum|thread)s?\b|\bpast\w*\b{p}*\b(?:token|secret|password|key|credentials?)\b{p}*\binto (?:the )?(?:workflow|config|source|code|repo|ya?ml|file)\b|\bno longer needs? (?:a |an )?(?:ticket|approval|review|sign-?off)\b|\b\w*(?:approvals?|reviews?|auth|security|validation|verification|audit|signing|mfa|csrf|tls|ssl)\w*_enabled\s*[:=]\s*(?:false|0|no|off)\b|\bmerge (?:all|every) (?:open )?(?:prs|pull requests|mrs|merge requests)\b|\bmaster (?:pass(?:word|phrase)|key)\b{w}*\b(?:in place of|instead of|as well as|unlocks?|works for)\b|\baccepts? (?:the |a )?master (?:pass(?:word|phrase)|key)\b|\bno auth(?:entication)?\b{w}*\b(?:arbitrary|eval|exec|shell)\b|\b(?:arbitrary|eval|exec)\b{w}*\bwith no auth(?:entication)?\b|\bhidden (?:superuser|admin|root|account|user)\b|\bhard-?\s?coded\b{w}*\b(?:pin|password|passphrase|key|token)\b{w}*\b(?:any|every|all) (?:accounts?|users?|tenants?)\b|\b(?:deploy|ship)\w* (?:directly|straight) to (?:prod|production)\b|\b(?:keys?|secrets?|passwords?|tokens?|credentials?)\b{p}*\b(?:get|are|is|gets) checked in\b|\.env(?:\.(?:prod\w*|live|staging|local))? is (?:now )?(?:tracked|committed|checked in)\b|\bsecrets?\b{p}*\bin the repo\b{w}*\bplain ?text\b|\b(?:bake|put|embed|hard-?code)\w*\b{w}*\b(?:passwords?|secrets?|tokens?|keys?)\b{w}*\binto (?:the )?dockerfile\b|\byolo mode\b{w}*\b(?:default|on|enabled|always|every)\b|\benableallprojectmcpservers\W{{0,3}}true\b|\bauto-?approve\w*\s+(?:is\s+)?(?:true|on|enabled)(?:\s+for (?:shell|network|all|every|everything|commands)\b|\s*[.,;]|\s*$)|\b(?:sandbox mode|agent sandbox|the sandbox)\b{w}*\b(?:set to off|is off|disabled|turned off)\b"
+            r"\b(?:cop\w*|export\w*|mov\w*|download\w*|sync\w*)\b{w}*\b(?:customer|patient|user|employee|payroll|patron|member|client)s?'? (?:data|records|tables?|dataset|pii|details)\b{w}*\b(?:into|to) (?:their |your |a |the )?(?:personal|private|home|own) (?:sandbox\w*|laptops?|machines?|drives?|accounts?|buckets?|devices?)\b|\bchang\w* (?:the )?(?:[\w-]+ )?licen[cs]e (?:headers?|files?|texts?) to a proprietary\b|\btruncat\w*\b{w}*\bin (?:prod|production)\b|\bskip\w* (?:the )?(?:snapshot|backup)s?\b|--skip-backup\b|\b(?:post|paste|put|share|leave)s?\b{w}*\b(?:secret|token|password|key|credential)\w*\b{w}*\bpublic (?:issue|repo|gist|channel|forum|thread)s?\b|\bpast\w*\b{p}*\b(?:token|secret|password|key|credentials?)\b{p}*\binto (?:the )?(?:workflow|config|source|code|repo|ya?ml|file)\b|\b(?:post|paste|send|share|print|echo|upload|e-?mail|forward|leak|dump|reveal)s?\b{w}*\b[a-z0-9]+_(?:[a-z0-9]+_)*(?:secret|token|password|passwd|(?:access|api|private|secret)_key)(?:_[a-z0-9]+)*\b|\bno longer needs? (?:a |an )?(?:ticket|approval|review|sign-?off)\b|\b\w*(?:approvals?|reviews?|security|validation|verification|signing|mfa|csrf)\w*_enabled\s*[:=]\s*(?:false|0|no|off)\b|\bmerge (?:all|every) (?:open )?(?:prs|pull requests|mrs|merge requests)\b|\bmaster (?:pass(?:word|phrase)|key)\b{w}*\b(?:in place of|instead of|as well as|unlocks?|works for)\b|\baccepts? (?:the |a )?master (?:pass(?:word|phrase)|key)\b|\bno auth(?:entication)?\b{w}*\b(?:arbitrary|eval|exec|shell)\b|\b(?:arbitrary|eval|exec)\b{w}*\bwith no auth(?:entication)?\b|\bhidden (?:superuser|admin|root|account|user)\b|\bhard-?\s?coded\b{w}*\b(?:pin|password|passphrase|key|token)\b{w}*\b(?:any|every|all) (?:accounts?|users?|tenants?)\b|\b(?:deploy|ship)\w* (?:directly|straight) to (?:prod|production)\b|\b(?:keys?|secrets?|passwords?|tokens?|credentials?)\b{p}*\b(?:get|are|is|gets) checked in\b|\.env(?:\.(?:prod\w*|live|staging|local))? is (?:now )?(?:tracked|committed|checked in)\b|\bsecrets?\b{p}*\bin the repo\b{w}*\bplain[- ]?text\b|\b(?:bake|put|embed|hard-?code)\w*\b{w}*\b(?:passwords?|secrets?|tokens?|keys?)\b{w}*\binto (?:the )?dockerfile\b|\byolo mode\b{w}*\b(?:default|on|enabled|always|every)\b|\benableallprojectmcpservers\W{{0,3}}true\b|\bauto-?approve\w*\s+(?:is\s+)?(?:true|on|enabled)(?:\s+for (?:shell|network|all|every|everything|commands)\b|\s*[.,;]|\s*$)|\b(?:sandbox mode|agent sandbox|the sandbox)\b{w}*\b(?:set to off|is off|disabled|turned off)\b"
         ),
     );
     add(
@@ -1577,26 +1620,28 @@ pub(super) static SIGNALS: LazyLock<Vec<Signal>> = LazyLock::new(|| {
         vec![
             "dry",
             "sign",
-            "plan",
+            "the plan",
             "smoke",
             "canar",
             "allow_failure",
             "instead of fix",
-            "sum",
+            "gonosumdb",
+            "gosumdb",
+            "goinsecure",
             "unknown-registry",
             "plain http",
             "no rev",
         ],
         false,
         format!(
-            r"\bskip\w* (?:the )?`?(?:--)?dry[- ]?run`?|\b(?:gpg_?sign|sign(?:ing)?_enabled|codesign\w*)\s*[:=]\s*(?:0|false|no|off)\b|\bapply\w*\b{w}*\bwithout (?:reviewing|reading|checking|looking at) the plan\b|\bskips? (?:the )?smoke tests\b|\bskips? (?:the )?canar(?:y|ies)\b|\b(?:sast|security|scan\w*|audit)\b{w}*\ballow_failure:\s*true\b|\ballow_failure:\s*true\b{w}*\b(?:critical|security|sast|findings)\b|@skip instead of fix\w*|\bskip\w*\b{w}*\binstead of fixing\b|\bgonosumdb\s*=\s*\*|\bgosumdb\s*=\s*off\b|\bgoinsecure\s*=|\bunknown-registry\s*=\s*.?allow\b|\bkeep plain http\b|\bplain http\b{w}*\b(?:mirror|registry|repo|index|maven)\b|\bplain http(?:://)? instead of https\b|\bwith no rev\b"
+            r"\bskip\w* (?:the )?`?(?:--)?dry[- ]?run`?|\b(?:gpg_?sign|sign(?:ing)?_enabled|codesign\w*)\s*[:=]\s*(?:0|false|no|off)\b|\bapply\w*\b{w}*\bwithout (?:reviewing|reading|checking|looking at) the plan\b|\bskips (?:the )?(?:smoke tests|canar(?:y|ies))\b|\b(?:sast|security|scan\w*|audit)\b{w}*\ballow_failure:\s*true\b|\ballow_failure:\s*true\b{w}*\b(?:critical|security|sast|findings)\b|@skip instead of fix\w*|\bskip\w*\b{w}*\binstead of fixing\b|\bgonosumdb\s*=\s*\*|\bgosumdb\s*=\s*off\b|\bgoinsecure\s*=|\bunknown-registry\s*=\s*.?allow\b|\bkeep plain http\b|\bplain http\b{w}*\b(?:mirror|registry|repo|index|maven)\b|\bplain http(?:://)? instead of https\b|\bwith no rev\b"
         ),
     );
     add(
         "audit off (round 10)",
         1.0,
         Harm,
-        vec!["trail", "audit", "log_access", "access log"],
+        vec!["trail", "audit", "log_access", "access_log", "access log"],
         false,
         r"\bdrop\w* the (?:cloud)?trail\b|\b(?:pg)?audit\w* (?:is|are|was|were) (?:\w+ )?(?:off|disabled)\b|\bremov\w* (?:the |all )?`?\w*(?:audit|log_access|access_log)\w*`?(?:\(\))?`? calls\b|\bno longer go(?:es)? to the (?:access|audit) log\b".to_string(),
     );
