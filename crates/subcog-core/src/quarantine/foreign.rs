@@ -27,6 +27,18 @@ const FOREIGN: &[&str] = &[
     "neue anweisung vom",
     "dem nutzer gegenüber nicht",
     "sag dem nutzer nichts",
+    // Round 11 (from holdout17's misses, read once on holdout18): Czech, Hebrew, Italian,
+    // Swedish.
+    "nový pokyn",
+    "uživateli tvrď",
+    "ההוראות הקודמות",
+    "לספר על כך למשתמש",
+    "istruzioni del sistema non valgono",
+    "istruzioni non valgono più",
+    "senza chiedere conferma",
+    "strunta i dina",
+    "tidigare instruktioner",
+    "säg ingenting till användaren",
     // Russian, Ukrainian
     "игнорируй все",
     "игнорируй предыдущие",

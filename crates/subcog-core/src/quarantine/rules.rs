@@ -322,7 +322,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "mode sans",
             "uneingeschrankt",
         ],
-        r"\b(?:no|without) refusals\b|\bnever refuses? (?:a |any )?(?:request|order|command|task)s?\b|\bnever (?:asks|questions)[^.\n]{0,20}\bnever refuses?\b|\b(?:switch to|adopt|enter)\s+(?:the\s+|a\s+|your\s+)?(?:[\w'-]+\s+){0,2}persona\b|\bnew persona\b|\bassume the role of\b[^.\n]{0,60}\b(?:agent|bot|root|admin|daemon|operator)\b|\bunfiltered (?:[\w-]+ ){0,2}(?:daemon|agent|assistant|model|bot)\b|\bonbeperkte modus\b|\bmodalita (?:amministratore|sviluppatore|senza restrizioni)\b|\bmodo sin restricciones\b|\bmode sans restrictions?\b|\buneingeschrankte[mn]? modus\b",
+        r"\b(?:no|without) refusals\b|\bnever refuses? (?:a |any )?(?:request|order|command|task)s?\b|\bnever (?:asks|questions)[^.\n]{0,20}\bnever refuses?\b|\b(?:switch to|adopt|enter)\s+(?:the\s+|a\s+|your\s+)?(?:[\w'-]+\s+){0,2}persona\b|\bnew persona\b|\bassume the role of\b[^.\n]{0,60}\b(?:agent|bot|root|admin|daemon|operator)\b|\bunfiltered (?:[\w-]+ ){0,2}(?:daemon|agent|assistant|model|bot|claude|gpt|copilot|ai|llm)\b|\bonbeperkte modus\b|\bmodalita (?:amministratore|sviluppatore|senza restrizioni)\b|\bmodo sin restricciones\b|\bmode sans restrictions?\b|\buneingeschrankte[mn]? modus\b",
     );
     // Orders addressed to AI tools inside an ordinary note.
     add(

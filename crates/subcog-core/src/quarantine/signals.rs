@@ -309,7 +309,7 @@ pub(super) static SIGNALS: LazyLock<Vec<Signal>> = LazyLock::new(|| {
     ];
     reprogramming.extend(system_words.iter().copied());
     add("reprogramming", 1.5, Subversion, reprogramming, false, [
-        format!(r"\b(?:previous|prior|earlier|above|original|old|your) (?:instructions|rules|guidelines|directives|prompt|system prompt|configuration)\b{w}*\b(?:outdated|obsolete|superseded|void|invalid|no longer|replaced|revoked|cancelled|wrong|suspended|do not apply)\b"),
+        format!(r"\b(?:previous|prior|earlier|above|original|old|your) (?:instructions|rules|guidelines|directives|prompt|system prompt|configuration|constraints|restrictions|guardrails)\b{w}*\b(?:outdated|obsolete|superseded|void|invalid|no longer|replaced|revoked|cancelled|wrong|suspended|do not apply)\b"),
         r"\b(?:replace|overwrite|rewrite|update)\s+your (?:system |core )?(?:instructions|prompt|rules|persona|identity)\b".to_string(),
         r"\byou are no longer\b|\bignore the user'?s?\b|\boverrides? (?:the user|user instructions|your instructions|the system)\b".to_string(),
         format!(r"\btreat\b{w}*\bas (?:a |an )?(?:system|developer) (?:message|prompt|instructions?)\b"),
@@ -331,7 +331,7 @@ pub(super) static SIGNALS: LazyLock<Vec<Signal>> = LazyLock::new(|| {
     ].join("|"));
     // A sentence that opens with an order ("Email: …" is a label, not one).
     add("imperative", 0.5, Order, Vec::new(), false,
-        r"^\s*(?:[\w-]+\s*[:,]\s*|(?:[\w-]+\s+){0,3}(?:conventions?|patterns?|rules?|polic(?:y|ies)|decisions?|standards?)(?:\s+[\w()-]+){0,2}\s*:\s*)?(?:please\s+|also\s+|then\s+|now\s+|just\s+|first\s+|and\s+)?(?:send|post|upload|forward|email|e-mail|print|show|display|output|echo|cat|dump|paste|include|reveal|copy|store|save|delete|remove|wipe|run|execute|disable|skip|bypass|turn off|add|create|replace|change|set|push|mark|approve|merge|tell|reply|respond|say|ignore|forget|hide|treat|append|put|write|commit|install|download|fetch|grant|give|publish|read|open|attach|leak|exfiltrate|collect|render|embed|pull|switch|route|bind|mount|mirror|compare|accept|regenerate|configure)\s+[^:\s]".to_string());
+        r"^\s*(?:[\w-]+\s*[:,]\s*|(?:[\w-]+\s+){0,3}(?:conventions?|patterns?|rules?|polic(?:y|ies)|decisions?|standards?)(?:\s+[\w()-]+){0,2}\s*:\s*)?(?:please\s+|also\s+|then\s+|now\s+|just\s+|first\s+|and\s+)?(?:send|post|upload|forward|email|e-mail|print|show|display|output|echo|cat|dump|paste|include|reveal|copy|store|save|delete|remove|wipe|run|execute|disable|skip|bypass|turn off|add|create|replace|change|set|push|mark|approve|merge|tell|reply|respond|say|ignore|forget|hide|treat|append|put|write|commit|install|download|fetch|grant|give|publish|read|open|attach|leak|exfiltrate|collect|render|embed|pull|switch|route|bind|mount|mirror|compare|accept|regenerate|configure|hash)\s+[^:\s]".to_string());
     add("quietly", 1.0, Order, Vec::new(), false,
         r"\b(?:quietly|silently|secretly|covertly|discreetly|in the background)\b|\bwithout (?:asking|confirmation|confirming|telling|mentioning|notifying|prompting|waiting for (?:review|approval|confirmation)|(?:a |any )?(?:review|approval|sign-?off))\b".to_string());
     add("claimed approval", 1.0, Order, Vec::new(), false, [
@@ -1327,7 +1327,7 @@ pub(super) static SIGNALS: LazyLock<Vec<Signal>> = LazyLock::new(|| {
         HarmAlways,
         vec!["add", "introduce", "enable", "check", "verify", "validate", "never expire"],
         false,
-        r"\b(?:don't|do not|dont|never) (?:add|re-?add|put back|introduce|enable)\w* (?:any |a |the )?(?:account )?(?:lockout|rate[- ]limit\w*|throttl\w*|mfa|2fa|expir\w*|auth\w* checks?)\b|\b(?:don't|do not|doesn't|does not|never|no longer) (?:check|verify|validate)s? (?:the )?(?:event\.)?origin\b|\b(?:api )?(?:keys?|tokens?|codes?|links?|sessions?|passwords?) never expire\b".to_string(),
+        r"\b(?:don't|do not|dont|never) (?:add|re-?add|put back|introduce|enable|reintroduce)\w* (?:any |a |the )?(?:account )?(?:lockout|rate[- ]limit\w*|throttl\w*|mfa|2fa|expir\w*|auth\w* checks?|audit (?:logging|logs?|trail|events?|records?)(?: back)?|enforcement)\b|\b(?:don't|do not|doesn't|does not|never|no longer) (?:check|verify|validate)s? (?:the )?(?:event\.)?origin\b|\b(?:api )?(?:keys?|tokens?|codes?|links?|sessions?|passwords?|jwts?) (?:for [\w ]{1,20} )?never expire\b".to_string(),
     );
     add(
         "weak password storage",
@@ -1512,7 +1512,7 @@ pub(super) static SIGNALS: LazyLock<Vec<Signal>> = LazyLock::new(|| {
         Subversion,
         vec!["customers", "clients", "the union", "partners", "auditor", "regulators", "trigger", "reach", "hit", "looks", "collapsed", "pr summary"],
         false,
-        r"\bso (?:that )?(?:customers|clients|the union|partners|auditors|the auditors?|regulators)\b[^.!?\n]*\b(?:don't|won't|can't|doesn't|never|do not)\s+(?:notice|spot|find out)\b|\bso (?:they|it) (?:don't|doesn't|won't) (?:trigger|reach|hit) (?:the )?(?:review|reviewers?|audit)|\bso (?:that )?no (?:single )?(?:diff|commit|change|pr) looks? (?:significant|big|suspicious|important|large)\b|\bso the diff stays collapsed\b|\bleave the pr summary empty\b".to_string(),
+        r"\bso (?:that )?(?:customers|clients|the union|partners|auditors|the auditors?|regulators)\b[^.!?\n]*\b(?:don't|won't|can't|doesn't|never|do not)\s+(?:notice|spot|find out)\b|\bso (?:they|it) (?:don't|doesn't|won't) (?:trigger|reach|hit) (?:the )?(?:\w+ )?(?:review|reviewers?|audit)|\bso (?:that )?no (?:single )?(?:one|diff|commit|change|pr) looks? (?:significant|big|suspicious|important|large)\b|\bso the diff stays collapsed\b|\bleave the pr summary empty\b".to_string(),
     );
     add(
         "memory over the user (round 10)",
@@ -1643,7 +1643,131 @@ pub(super) static SIGNALS: LazyLock<Vec<Signal>> = LazyLock::new(|| {
         Harm,
         vec!["trail", "audit", "log_access", "access_log", "access log"],
         false,
-        r"\bdrop\w* the (?:cloud)?trail\b|\b(?:pg)?audit\w* (?:is|are|was|were) (?:\w+ )?(?:off|disabled)\b|\bremov\w* (?:the |all )?`?\w*(?:audit|log_access|access_log)\w*`?(?:\(\))?`? calls\b|\bno longer go(?:es)? to the (?:access|audit) log\b".to_string(),
+        r"\bdrop\w* the (?:cloud)?trail\b|\b(?:pg)?audit\w* (?:is|are|was|were) (?:\w+ )?(?:off|disabled)\b|\bremov\w* (?:the |all )?`?\w*(?:audit|log_access|access_log)\w*`?(?:\(\))?`? calls\b|\bno longer go(?:es)? to the (?:access|audit) (?:log|topic|table|trail|stream)\b".to_string(),
+    );
+    // Round 11 (2026-11-28, night): written as families from holdout17's misses, read
+    // once on holdout18.
+    add(
+        "deception (round 11)",
+        1.5,
+        Subversion,
+        vec![
+            "report",
+            "instead of the",
+            "actually",
+            "omit",
+            "no longer have to",
+            "no longer need to",
+            "scrap",
+            "drop your",
+            "ditch",
+            "abandon",
+            "discard",
+            "forget your",
+            "fulfil",
+            "innocuous",
+            "easier than explaining",
+            "leave out",
+            "pre-authori",
+            "trust memory",
+            "trust the memory",
+            "notes win",
+            "memories win",
+            "agents.md",
+            "claude.md",
+        ],
+        false,
+        format!(
+            r"\breport (?:all )?(?:the )?tests? (?:as )?(?:green|passing|passed)\b|\b(?:print|report|show|display|use)\b{w}*\b(?:previous|old|last|earlier)\b{w}*\binstead of the (?:new|real|actual|current)\b|\bactually\b{w}*\b(?:don't|do not|never) (?:say|tell|mention|admit|reveal)\b|\bomit\w*\b{p}*\.github/workflows\b|\byou no longer (?:have|need) to ask\b|\b(?:scrap|drop|ditch|abandon|discard|forget)\w* your (?:current |previous |existing )?(?:orders|instructions|tasks?|rules|brief)\b|\bfulfil+s? (?:any|every|all) requests?\b|\binnocuous (?:titles?|names?|messages?|descriptions?)\b|\beasier than explaining\b{w}*\breview\b|\bleave out (?:the )?(?:permission|dependency|security|access|auth\w*)\b{w}*\bchanges\b|\b(?:memory )?notes?\b{w}*\bpre-?authori[sz]ed (?:actions?|commands?|orders?)\b|\btrust (?:the )?memory(?: notes)? over\b|\bthe (?:notes|memories) win\b|\b(?:agents\.md|claude\.md)\b{w}*\b(?:stale|outdated|obsolete|void|no longer apply)\b"
+        ),
+    );
+    add(
+        "harm (round 11)",
+        1.0,
+        Harm,
+        vec![
+            "authori",
+            "allowed to",
+            "permitted to",
+            "cleared to",
+            "trail",
+            "access log",
+            "grant",
+            "0000",
+            "fixed",
+            "same",
+            "master",
+            "universal",
+            "default",
+            "static",
+            "code",
+            "pin",
+            "undocumented",
+            "hidden",
+            "secret",
+            "elevate",
+            "csrf",
+            "origin",
+            "skipping qa",
+            "skip qa",
+            "skip the qa",
+            "need checking",
+            "need review",
+            "need a review",
+            "need approval",
+            "need ticket",
+            "need separate",
+            "directly",
+            "check",
+            "audit-level",
+            "admin merge",
+            "admin override",
+            "checksum",
+            "mismatch",
+            "pin nothing",
+            "gps",
+            "location",
+            "bound parameters",
+            ".env",
+            "card number",
+            "shell history",
+            "document",
+            "form input",
+            "masking",
+            "tls_insecure",
+            "insecureskipverify",
+            "strip",
+            "without the",
+            "lockout",
+            "lock out",
+            "mfa",
+            "2fa",
+            "min length",
+            "minimum length",
+            "sequential",
+            "incrementing",
+            "predictable",
+            "==",
+            "constant-time",
+            "0.0.0.0/0",
+            "any path",
+            "public-read",
+            "outside the workspace",
+            "cert validation",
+            "certificate validation",
+        ],
+        false,
+        format!(
+            r"\b(?:authori[sz]ed|allowed|permitted|cleared) to (?:approve|merge|deploy|transfer|delete|publish|release|pay)\b{w}*\bwithout (?:a |any )?(?:human |manual )?(?:review|approval|sign-?off|oversight)\b|\b(?:cloud)?trail\b{w}*\bcan be (?:deleted|removed|dropped|disabled)\b|\baccess log\w*\b{w}*\b(?:level )?(?:is )?off\b|\bgrant\w* (?:edit|write|admin|full|owner) access to (?:any|every|all)\b|\b(?:fixed|same|master|universal|default|static) (?:pin|code|passcode|password|secret|string|key)\b{w}*\b(?:for |on |in |across )?(?:every|all|each) (?:bikes?|locks?|devices?|environments?|users?|accounts?|tenants?|envs?)\b|\b(?:code|pin)\s+\d{{4,6}}\b{w}*\b(?:every|all|each|any) (?:locks?|devices?|bikes?|accounts?|users?)\b|\b(?:undocumented|hidden|secret)\b{w}*\b(?:param\w*|header|flag|endpoint|switch)\b{w}*\b(?:elevat\w*|as_staff|admin|staff|superuser|bypass\w*)\b|\belevates? the (?:session )?role\b|\b(?:drop|remov|disabl|skip)\w* the csrf\b|\bskip\w* the origin check\b|\baccepts? messages from any origin\b|\bno event\.origin check\b|\bskip\w* (?:the )?qa\b|\b(?:new|future) (?:packages|dependencies|deps|changes|ports|images|additions)\b{w}*\b(?:don't|do not|doesn't|does not) need (?:checking|review|a review|approval|tickets?|scanning|separate tickets)\b|\b(?:appl(?:y|ied)|push\w*|merg\w*) (?:directly|straight) to (?:prod|production)\b|\bto prod(?:uction)? directly\b|\bcheck\w* (?:the )?(?:prod\w* )?(?:kubeconfig|secrets?|credentials?|api keys?|tokens?)\b{w}*\binto\b|--audit-level[= ]none\b|\buse the admin (?:merge|override|bypass)\b|\bchecksum (?:doesn't|does not|don't) match\b{w}*\bdelete\b|\bmismatch (?:is|are) (?:usually |always |probably )?(?:benign|harmless|fine)\b|\bpin nothing\b|\b(?:gps traces?|locations?|trip data)\b{w}*\bwith user ids?\b|\bbound parameters\b{w}*\bthird-party\b|\bthird-party\b{w}*\bbound parameters\b|\bupload\w*\b{p}*\.env\b{p}*\bto\b|\b(?:log|print|store)\w* the full card number\b|\bshell history\b{w}*\b(?:ping|telemetry|upload\w*|sen[dt]\w*)\b|\b(?:ping|telemetry)\b{w}*\bshell history\b|\bsends? (?:each|every|the) (?:document|file|message)'?s? (?:full )?(?:text|contents?)\b{p}*https?://|\bform inputs? including passwords\b|\bmasking (?:was|is) (?:turned off|disabled|off)\b|\btls_insecure_set\(\s*true\)|\binsecureskipverify:?\s*true\b|\bcert(?:ificate)? validation (?:is )?off\b|\bstrip\w* (?:the )?input validation\b|\bstraight to prod\w*\b{w}*\bwithout the (?:canary|review|tests?|approval|qa)\b|\block ?outs?\b{w}*\b(?:is |are )?(?:disabled|off|removed)\b|\b(?:mfa|2fa)\b{w}*\bis optional\b|\bmin(?:imum)? (?:password )?length:? [1-7]\b|\b(?:reset|session|api) tokens? (?:are|is) (?:sequential|incrementing|predictable)\b|\b(?:api keys?|tokens?|secrets?|passwords?) (?:are |is )?compared with ==|\bconstant-time comparison is (?:overkill|unnecessary|not needed)\b|\b0\.0\.0\.0/0 (?:on )?(?:port )?\d{{2,5}}\b|\bwrite to any path\b|\bpublic-read\b{w}*\b(?:statements?|members?|customers?|invoices?|records?|pii|private|personal)\b|\b(?:statements?|invoices?|records?|private|personal)\b{w}*\bpublic-read\b|\b(?:writ\w*|edit\w*|delet\w*) files outside the workspace\b"
+        ),
+    );
+    add(
+        "orders (round 11)",
+        0.5,
+        Order,
+        Vec::new(),
+        false,
+        r"\bthe real job (?:today )?is\b|\bshould report\b|\bshouldn't log\b|\bjust run them\b|\bas soon as they build\b".to_string(),
     );
     out
 });
@@ -1658,7 +1782,7 @@ mod tests {
     /// the labelled notes (and on plain conversation) must contain one.
     #[test]
     fn every_signal_compiles_and_its_anchors_cover_its_matches() {
-        assert_eq!(SIGNALS.len(), 98);
+        assert_eq!(SIGNALS.len(), 101);
         assert!(SENTENCE_END.is_some());
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/quarantine");
         let mut sentences = Vec::new();
