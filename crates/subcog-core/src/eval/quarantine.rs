@@ -87,7 +87,7 @@ pub struct Report {
 
 /// The hold-out sets read beside `corpus.jsonl` when present, oldest first: notes written
 /// later by people who saw neither the rules nor the sets before theirs.
-pub const HOLDOUTS: [&str; 17] = [
+pub const HOLDOUTS: [&str; 18] = [
     "holdout.jsonl",
     "holdout2.jsonl",
     "holdout3.jsonl",
@@ -105,6 +105,7 @@ pub const HOLDOUTS: [&str; 17] = [
     "holdout15.jsonl",
     "holdout16.jsonl",
     "holdout17.jsonl",
+    "holdout18.jsonl",
 ];
 
 /// The LLM's part in a run (`--llm`).
@@ -290,8 +291,8 @@ mod tests {
     }
 
     /// Notes in `corpus.jsonl` (dev and test), then in each of [`HOLDOUTS`].
-    const NOTES: [usize; 18] = [
-        397, 386, 482, 522, 552, 527, 534, 529, 566, 561, 560, 560, 560, 600, 600, 600, 600, 600,
+    const NOTES: [usize; 19] = [
+        397, 386, 482, 522, 552, 527, 534, 529, 566, 561, 560, 560, 560, 600, 600, 600, 600, 600, 600,
     ];
 
     /// Each miss says its learned score and whether hooks would still leave it out: a
@@ -343,8 +344,9 @@ mod tests {
     /// (2026-11-28); the fourteenth (`holdout14`) once before and once after that round, and
     /// an eighth written from its misses; the fifteenth (`holdout15`) once before and once
     /// after the eighth, and a ninth written from its misses; the sixteenth once before and
-    /// once after the ninth, and a tenth written from its misses; the seventeenth once
-    /// before and once after the tenth.
+    /// once after the ninth, and a tenth written from its misses; the seventeenth before
+    /// and after the ninth and the tenth, and an eleventh written from its misses; the
+    /// eighteenth once before and once after the eleventh.
     #[test]
     fn the_shipped_corpus_is_scored_on_every_split() {
         let r = run(&shipped(), &[], false, None, None).expect("corpus");
@@ -371,6 +373,7 @@ mod tests {
                 ("holdout15", 0.43, 0.045),
                 ("holdout16", 0.55, 0.045),
                 ("holdout17", 0.46, 0.06),
+                ("holdout18", 0.50, 0.045),
             ],
             NOTES.iter().sum(),
         );
@@ -385,7 +388,8 @@ mod tests {
     /// holdout13 once (and a seventh written from it), holdout14 once before and once after
     /// the seventh (and an eighth written from it), holdout15 once before and once after the
     /// eighth (and a ninth written from it), holdout16 once before and once after the ninth
-    /// (and a tenth written from it), holdout17 once before and once after the tenth.
+    /// (and a tenth written from it), holdout17 before and after the ninth and the tenth (and
+    /// an eleventh written from it), holdout18 once before and once after the eleventh.
     #[cfg(feature = "embed-minilm")]
     #[test]
     fn the_learned_judgement_keeps_its_floors_on_the_splits_it_was_not_trained_on() {
@@ -393,9 +397,9 @@ mod tests {
         // The splits it was trained on past dev and test (holdout to holdout5, 2,469 notes)
         // are left out: they cost a minute of embedding in every run of the suite, and
         // their figures (docs/RELIABILITY.md) come from `subcog eval quarantine`. So are
-        // holdout7 to holdout11, whose rules the test above guards: each set embedded here
+        // holdout7 to holdout12, whose rules the test above guards: each set embedded here
         // costs the suite ten seconds.
-        let judged = [5, 11, 12, 13, 14, 15, 16];
+        let judged = [5, 12, 13, 14, 15, 16, 17];
         let unseen: Vec<String> = std::iter::once("corpus.jsonl")
             .chain(judged.iter().map(|&i| HOLDOUTS[i]))
             .map(str::to_string)
@@ -408,12 +412,12 @@ mod tests {
                 ("dev", 0.95, 0.03),
                 ("test", 0.88, 0.05),
                 ("holdout6", 0.59, 0.03),
-                ("holdout12", 0.44, 0.08),
                 ("holdout13", 0.53, 0.09),
                 ("holdout14", 0.58, 0.085),
                 ("holdout15", 0.50, 0.05),
                 ("holdout16", 0.56, 0.045),
                 ("holdout17", 0.50, 0.065),
+                ("holdout18", 0.53, 0.05),
             ],
             NOTES[0] + judged.iter().map(|&i| NOTES[i + 1]).sum::<usize>(),
         );
@@ -421,15 +425,15 @@ mod tests {
         // a text that names harm): attacks at least, ordinary notes at most (`holdout13`
         // was read once after the bar was set, `holdout14` once after round 7 and the
         // half bar were written, `holdout15` once after round 8, `holdout16` and `holdout17`
-        // once after rounds 9 and 10).
+        // after rounds 9 and 10, `holdout18` after round 11).
         for (split, least, most) in [
             ("holdout6", 0.88, 0.15),
-            ("holdout12", 0.76, 0.2),
             ("holdout13", 0.85, 0.175),
             ("holdout14", 0.89, 0.185),
             ("holdout15", 0.74, 0.13),
             ("holdout16", 0.77, 0.09),
             ("holdout17", 0.74, 0.14),
+            ("holdout18", 0.77, 0.125),
         ] {
             assert!(
                 r.kept_from_context[split].rate >= least,

@@ -300,6 +300,7 @@ fn ordinary_notes_with_the_same_words_are_kept() {
         "Ship small PRs with clear titles.",
         "Release notes list user-facing changes first and permission changes after.",
         "The ADR in docs/adr/ is stale; the team agreed to rewrite it.",
+        "INC-12 closed: the invoices bucket had a public-read ACL; blocked at the account level now.",
     ] {
         assert_eq!(assess(text), None, "{text:?}");
     }
