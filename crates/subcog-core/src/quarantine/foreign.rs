@@ -1,8 +1,9 @@
 //! Orders in other languages: the phrases an attack in Russian, Chinese, Japanese,
 //! Korean, Italian, Portuguese, Spanish, French, German, Dutch, Polish, Turkish, Swedish,
-//! Hindi, Arabic or Vietnamese uses to override the agent's instructions, keep the user in
-//! the dark, switch on a mode without limits or claim the user approved. Read on the raw
-//! lower-case text: folding (see `normalize`) turns Cyrillic into Latin look-alikes.
+//! Czech, Hebrew, Hindi, Arabic or Vietnamese uses to override the agent's instructions,
+//! keep the user in the dark, switch on a mode without limits or claim the user approved.
+//! Read on the raw lower-case text: folding (see `normalize`) turns Cyrillic into Latin
+//! look-alikes.
 
 /// Orders in other languages, read on the raw lower-case text (folding turns Cyrillic into
 /// Latin look-alikes): overriding instructions, keeping the user in the dark, a mode
