@@ -55,25 +55,23 @@ pub(super) fn read(text: &str) -> Readings {
 /// when runs of them sit between two letters at least three times; `None` otherwise (a
 /// stray zero-width joiner in a name is dropped, as [`fold`] does). Folded line by line.
 fn invisible_spaces(text: &str) -> Option<String> {
-    let chars: Vec<char> = text.chars().collect();
-    let mut between = 0;
-    let mut i = 0;
-    while i < chars.len() {
-        if is_invisible(chars[i]) {
-            let start = i;
-            while i < chars.len() && is_invisible(chars[i]) {
-                i += 1;
-            }
-            let before = start.checked_sub(1).and_then(|b| chars.get(b));
-            if before.is_some_and(|c| c.is_alphanumeric()) && chars.get(i).is_some_and(|c| c.is_alphanumeric()) {
-                between += 1;
-            }
-        } else {
-            i += 1;
+    // Most texts hold none: nothing to count or copy.
+    if !text.chars().any(is_invisible) {
+        return None;
+    }
+    let (mut between, mut before, mut in_run) = (0, None::<char>, false);
+    for c in text.chars() {
+        if is_invisible(c) {
+            in_run = true;
+            continue;
         }
+        if in_run && before.is_some_and(char::is_alphanumeric) && c.is_alphanumeric() {
+            between += 1;
+        }
+        (in_run, before) = (false, Some(c));
     }
     (between >= 3).then(|| {
-        let spaced: String = chars.iter().map(|&c| if is_invisible(c) { ' ' } else { c }).collect();
+        let spaced: String = text.chars().map(|c| if is_invisible(c) { ' ' } else { c }).collect();
         spaced.lines().map(fold).collect::<Vec<_>>().join("\n")
     })
 }
